@@ -1,0 +1,51 @@
+"""Recompute a count claim's number at a commit from its declarative `how`."""
+
+from __future__ import annotations
+
+import re
+
+from .cfamily import C_SUFFIXES, enum_members
+from .errors import SymbolNotFound
+from .gitstore import GitStore
+
+
+def compute_count(store: GitStore, sha: str, how: dict) -> int:
+    exclude = re.compile(how["exclude"]) if how.get("exclude") else None
+
+    def kept(item: str) -> bool:
+        return exclude is None or not exclude.search(item)
+
+    if "glob" in how:
+        wanted = ("directory",) if how.get("entries") == "directories" else ("file", "symlink")
+        pattern = glob_to_regex(how["glob"])
+        return sum(1 for e in store.entries(sha) if e.kind in wanted and pattern.fullmatch(e.path) and kept(e.path))
+    blob = store.read(sha, how["file"])
+    if "lines" in how:
+        pattern = re.compile(how["lines"])
+        return sum(1 for line in blob.text.splitlines() if pattern.search(line) and kept(line))
+    members = enum_members(blob.data, not how["file"].endswith(C_SUFFIXES), how["enum"])
+    if members is None:
+        raise SymbolNotFound(f"no enum {how['enum']} with a body in {how['file']}")
+    return sum(1 for member in members if kept(member))
+
+
+def glob_to_regex(glob: str) -> re.Pattern:
+    """`*` and `?` stay within one path component; `**` crosses directories."""
+    out, index = [], 0
+    while index < len(glob):
+        if glob.startswith("**/", index):
+            out.append("(?:.*/)?")
+            index += 3
+        elif glob.startswith("**", index):
+            out.append(".*")
+            index += 2
+        elif glob[index] == "*":
+            out.append("[^/]*")
+            index += 1
+        elif glob[index] == "?":
+            out.append("[^/]")
+            index += 1
+        else:
+            out.append(re.escape(glob[index]))
+            index += 1
+    return re.compile("".join(out))

@@ -1,0 +1,90 @@
+"""claims/citecheck.lock: what the last full check resolved, so that CI can check offline.
+
+Stable, sorted JSON, replaced atomically: a failed or interrupted run leaves the old lock intact.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from enginekb.model import Cite, Count
+
+LOCK_NAME = "citecheck.lock"
+FORMAT_VERSION = 1
+
+
+class LockError(Exception):
+    pass
+
+
+def cite_key(engine: str, cite: Cite) -> tuple:
+    return (engine, cite.commit, cite.file, cite.target_kind, cite.target, cite.contains or "")
+
+
+def count_key(engine: str, commit: str, count: Count) -> tuple:
+    return (engine, commit, count.query)
+
+
+@dataclass
+class Lock:
+    cites: dict[tuple, dict] = field(default_factory=dict)
+    counts: dict[tuple, dict] = field(default_factory=dict)
+
+
+def cite_entry(engine: str, cite: Cite, blob: str, lines: tuple[int, int], kind: str) -> dict:
+    entry = {"engine": engine, "commit": cite.commit, "file": cite.file, cite.target_kind: cite.target}
+    if cite.contains:
+        entry["contains"] = cite.contains
+    entry.update(blob=blob, lines=list(lines), kind=kind)
+    return entry
+
+
+def count_entry(engine: str, commit: str, count: Count, value: int) -> dict:
+    return {"engine": engine, "commit": commit, "query": count.how, "value": value}
+
+
+def _cite_entry_key(entry: dict) -> tuple:
+    kind = "symbol" if "symbol" in entry else "phrase"
+    return (entry["engine"], entry["commit"], entry["file"], kind, entry[kind], entry.get("contains", ""))
+
+
+def _count_entry_key(entry: dict) -> tuple:
+    return (entry["engine"], entry["commit"], json.dumps(entry["query"], sort_keys=True, separators=(",", ":")))
+
+
+def read_lock(path: Path) -> Lock:
+    if not path.exists():
+        return Lock()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") != FORMAT_VERSION:
+            raise LockError(f"{path}: lock format version {data.get('version')!r}, expected {FORMAT_VERSION}")
+        return Lock(
+            {_cite_entry_key(e): e for e in data["cites"]},
+            {_count_entry_key(e): e for e in data["counts"]},
+        )
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise LockError(f"{path}: not a citecheck lock ({type(error).__name__}: {error})") from None
+
+
+def write_lock(path: Path, lock: Lock) -> None:
+    data = {
+        "version": FORMAT_VERSION,
+        "cites": [lock.cites[key] for key in sorted(lock.cites)],
+        "counts": [lock.counts[key] for key in sorted(lock.counts)],
+    }
+    text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    handle, temporary = tempfile.mkstemp(prefix=".citecheck-", suffix=".lock", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise

@@ -1,0 +1,71 @@
+"""Definitions in Python sources, found with tree-sitter (tolerant of syntax newer than ours)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import tree_sitter
+import tree_sitter_python
+
+from .parsed import Definition, ParsedSource
+
+PY_SUFFIXES = (".py", ".pyi")
+
+
+@cache
+def _parser() -> tree_sitter.Parser:
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
+
+
+def parse_python(source: bytes) -> ParsedSource:
+    parsed = ParsedSource(".")
+    _walk(_parser().parse(source).root_node, (), parsed)
+    return parsed
+
+
+def _add(parsed: ParsedSource, scope: tuple[str, ...], name: str, node: tree_sitter.Node) -> None:
+    lines = (node.start_point.row + 1, node.end_point.row + 1)
+    parsed.definitions.append(Definition(".".join((*scope, name)), "definition", node.start_byte, node.end_byte, lines))
+
+
+def _walk(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) -> None:
+    for child in node.children:
+        if child.type == "comment":
+            parsed.comments.append((child.start_byte, child.end_byte))
+            continue
+        # A decorated definition's range starts at its first decorator (registrations live there).
+        target = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+        if target is None:
+            continue
+        if target.type in ("function_definition", "class_definition"):
+            name = target.child_by_field_name("name").text.decode()
+            _add(parsed, scope, name, child)
+            body = target.child_by_field_name("body")
+            if target.type == "class_definition":
+                _walk(body, (*scope, name), parsed)
+            else:
+                _comments(body, parsed)
+        elif target.type == "expression_statement":
+            for assignment in target.named_children:
+                left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
+                if left is not None and left.type == "identifier":
+                    _add(parsed, scope, left.text.decode(), child)
+        elif target.type == "type_alias_statement":
+            left = target.named_children[0] if target.named_children else None
+            if left is not None:
+                _add(parsed, scope, left.text.decode().split("[")[0], child)
+        elif target.type in ("if_statement", "try_statement", "with_statement", "block", "else_clause",
+                             "elif_clause", "except_clause", "finally_clause"):
+            _walk(target, scope, parsed)  # `if TYPE_CHECKING:` / `try: import` guards at module level
+        else:
+            _comments(target, parsed)
+
+
+def _comments(node: tree_sitter.Node, parsed: ParsedSource) -> None:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "comment":
+            parsed.comments.append((current.start_byte, current.end_byte))
+        else:
+            stack.extend(current.children)

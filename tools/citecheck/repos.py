@@ -1,0 +1,48 @@
+"""Where each engine's upstream repository is found: --repo, --mirrors, $CITECHECK_MIRRORS, --fetch."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from enginekb.model import Engine
+
+from .errors import RepositoryUnavailable
+from .gitstore import GitStore, fetch_pinned
+
+MIRRORS_VARIABLE = "CITECHECK_MIRRORS"
+
+
+def default_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "enginekb" / "repos"
+
+
+@dataclass
+class RepositorySources:
+    repos: dict[str, Path] = field(default_factory=dict)  # engine id -> path, from --repo
+    mirrors: Path | None = None
+    fetch: bool = False
+    cache: Path = field(default_factory=default_cache)
+
+    def __post_init__(self) -> None:
+        if self.mirrors is None and os.environ.get(MIRRORS_VARIABLE):
+            self.mirrors = Path(os.environ[MIRRORS_VARIABLE])
+
+    def open(self, engine: Engine, commits: set[str]) -> GitStore:
+        """The engine's repository; with --fetch, the pinned commits are fetched into the cache."""
+        if engine.id in self.repos:
+            return GitStore(self.repos[engine.id])
+        if self.mirrors is not None and (self.mirrors / engine.id).exists():
+            return GitStore(self.mirrors / engine.id)
+        if self.fetch:
+            path = self.cache / engine.id
+            for commit in sorted(commits):
+                fetch_pinned(engine.repository, commit, path)
+            return GitStore(path)
+        looked = f"{self.mirrors / engine.id} does not exist" if self.mirrors else "no mirrors directory given"
+        raise RepositoryUnavailable(
+            f"no repository for {engine.id} ({looked}): give --repo {engine.id}=PATH, --mirrors DIR, "
+            f"${MIRRORS_VARIABLE}, or --fetch"
+        )

@@ -1,0 +1,1 @@
+"""The enginekb data model: engines, dimensions and claim records, loaded and validated."""

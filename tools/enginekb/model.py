@@ -1,0 +1,105 @@
+"""The records of the knowledge base as typed, immutable values."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
+
+
+@dataclass(frozen=True)
+class Engine:
+    id: str
+    name: str
+    repository: str
+    pin: str
+    pin_date: str
+    licence: str
+    study_commit: str
+
+    def permalink(self, file: str, commit: str, lines: tuple[int, int] | None = None) -> str:
+        """A link to `file` at `commit` on the upstream host, with a line anchor when known."""
+        url = f"{self.repository}/blob/{commit}/{file}"
+        if lines:
+            start, end = lines
+            url += f"#L{start}" if start == end else f"#L{start}-L{end}"
+        return url
+
+
+@dataclass(frozen=True)
+class Dimension:
+    key: str
+    title: str
+    layer: str
+    layer_title: str
+
+
+@dataclass(frozen=True)
+class Cite:
+    """One citation: a symbol (or a phrase of prose) in a file of an engine's repository."""
+
+    file: str
+    commit: str
+    symbol: str | None = None
+    phrase: str | None = None
+    contains: str | None = None
+    line: int = 0  # where the cite stands in its claims file
+
+    @property
+    def target(self) -> str:
+        return self.symbol if self.symbol is not None else self.phrase  # type: ignore[return-value]
+
+    @property
+    def target_kind(self) -> str:
+        return "symbol" if self.symbol is not None else "phrase"
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number the claim quotes and the query (`how`) that recomputes it at the pin."""
+
+    value: int
+    how: dict[str, Any]
+    line: int = 0
+
+    @property
+    def query(self) -> str:
+        """The query in a stable text form: the lock's key for this count."""
+        return json.dumps(self.how, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    engine: str
+    label: str
+    dimension: str
+    text: str
+    path: Path
+    line: int
+    cites: tuple[Cite, ...] = ()
+    count: Count | None = None
+    provenance: dict[str, str] | None = None
+    note: str | None = None
+    see: tuple[str, ...] = ()
+
+
+@dataclass
+class Catalog:
+    """Everything under claims/: engines, the comparison's dimensions and the claims."""
+
+    root: Path
+    engines: dict[str, Engine]
+    layers: list[tuple[str, str]]  # (key, title) in the comparison's order
+    dimensions: dict[str, Dimension]
+    claims: list[Claim] = field(default_factory=list)
+    ids: dict[str, list[tuple[Path, int]]] = field(default_factory=dict)  # where each id stands
+
+    def claim(self, claim_id: str) -> Claim | None:
+        return next((claim for claim in self.claims if claim.id == claim_id), None)
+
+    def engine_claims(self, engine_id: str) -> list[Claim]:
+        return [claim for claim in self.claims if claim.engine == engine_id]

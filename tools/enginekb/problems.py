@@ -1,0 +1,35 @@
+"""Problems found in the records, reported as `path:line: claim-id: what is wrong`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    path: Path
+    line: int
+    claim: str  # the claim id, or "-" where the problem is not inside one claim
+    message: str
+
+    def __str__(self) -> str:
+        return f"{display_path(self.path)}:{self.line}: {self.claim}: {self.message}"
+
+
+class CatalogError(Exception):
+    """Raised with every problem found, so that one run reports them all."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(problems)
+        super().__init__("\n".join(map(str, self.problems)))
+
+
+def display_path(path: Path) -> str:
+    """The path relative to the working directory when it lies below it, else as given."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
