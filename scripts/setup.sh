@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Install everything the site and the tests need, from the package registries only. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=${ENGINEKB_VENV:-.venv}
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[test]'
+# mermaid is served by the site itself, from the npm package pinned in package-lock.json.
+[ -f node_modules/mermaid/dist/mermaid.min.js ] || npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+mkdir -p docs/assets/vendor/mermaid
+cp node_modules/mermaid/dist/mermaid.min.js docs/assets/vendor/mermaid/mermaid.min.js

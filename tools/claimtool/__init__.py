@@ -1,0 +1,1 @@
+"""The `claims` command: grep, stats and lint over the claim records."""

@@ -1,0 +1,57 @@
+"""The `claims` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from enginekb.load import find_root, load_catalog
+from enginekb.model import LABELS
+from enginekb.problems import CatalogError
+
+from . import grep, stats
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="claims", description="Search and summarise the claim records.")
+    parser.add_argument("--root", help="project root (default: found from the working directory)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    search = commands.add_parser("grep", help="list claims: path:line: [Label] id: text")
+    search.add_argument("--label", choices=LABELS)
+    search.add_argument("--engine")
+    search.add_argument("--dimension", help="a dimension key, or a layer key such as device")
+    search.add_argument("--format", choices=("text", "json"), default="text")
+    search.add_argument("pattern", nargs="?", help="case-insensitive regex over id, text and cites")
+    summary = commands.add_parser("stats", help="claims by engine and label; dimensions still lacking")
+    summary.add_argument("--format", choices=("text", "json"), default="text")
+    commands.add_parser("lint", help="load every record and report every problem")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        catalog = load_catalog(Path(args.root).resolve() if args.root else find_root())
+    except CatalogError as error:
+        print(error, file=sys.stderr)
+        print(f"claims: {len(error.problems)} problem(s)", file=sys.stderr)
+        return 2
+    if args.command == "lint":
+        print(f"claims: {len(catalog.claims)} claims load cleanly")
+        return 0
+    if args.command == "stats":
+        result = stats.compute_stats(catalog)
+        print(stats.format_json(result) if args.format == "json" else stats.format_text(result))
+        return 0
+    if args.engine and args.engine not in catalog.engines:
+        print(f"claims: unknown engine {args.engine} (engines: {', '.join(catalog.engines)})", file=sys.stderr)
+        return 2
+    found = grep.grep_claims(catalog, args.label, args.engine, args.dimension, args.pattern)
+    if found:
+        print(grep.format_json(found) if args.format == "json" else grep.format_text(found))
+    return 0 if found else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""Turn directives in a page's Markdown into HTML rendered from the records. Pure: no I/O.
+
+Every name a page uses (claim, engine, dimension, label) must exist, and every cite must have a lock
+entry, or rendering fails with the page and line.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+
+import jinja2
+
+from citecheck.lock import Lock, cite_key
+from enginekb.model import LABELS, Catalog, Claim
+
+from .directives import Directive, find_directives
+
+LABEL_TITLES = {
+    "verified": "Verified",
+    "inferred": "Inferred",
+    "proposal": "Proposal",
+    "unknown": "Unknown",
+    "repo-reported": "repo-reported",
+    "measured": "measured",
+}
+FILTERS = ("engine", "dimension", "layer", "label")
+
+
+class RenderError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class RenderedCite:
+    file: str
+    target: str
+    target_kind: str
+    contains: str | None
+    url: str
+    lines: tuple[int, int]
+    kind: str
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("kbsite", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["prose"] = prose
+    env.globals["LABEL_TITLES"] = LABEL_TITLES
+    env.globals["anchor"] = claim_anchor
+    return env
+
+
+def prose(text: str) -> str:
+    """Escape a record's text, then turn `backticks` into code spans: records cannot inject HTML."""
+    escaped = html.escape(text, quote=True)
+    return jinja2.utils.markupsafe.Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped))
+
+
+def claim_anchor(claim_id: str) -> str:
+    return "claim-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
+
+
+def engine_page(engine_id: str) -> str:
+    """The docs path of an engine's analysis page: llama.cpp -> engines/llama_cpp.md."""
+    return f"engines/{re.sub(r'[^a-z0-9]+', '_', engine_id)}.md"
+
+
+def render_page(markdown: str, page_path: str, catalog: Catalog, lock: Lock) -> str:
+    """`markdown` with each directive replaced by its rendering. `page_path` is relative to docs/."""
+    errors, pieces, last = [], [], 0
+    for directive in find_directives(markdown):
+        pieces.append(markdown[last : directive.start])
+        try:
+            pieces.append(_render_directive(directive, page_path, catalog, lock))
+        except RenderError as error:
+            errors.append(f"{page_path}:{directive.line}: kb:{directive.name}: {error}")
+        last = directive.end
+    pieces.append(markdown[last:])
+    if errors:
+        raise RenderError("\n".join(errors))
+    return "".join(pieces)
+
+
+def _render_directive(directive: Directive, page_path: str, catalog: Catalog, lock: Lock) -> str:
+    if directive.name == "claims":
+        return render_claim_list(select_claims(catalog, directive.options, directive.positional), catalog, lock)
+    if directive.name == "claim":
+        return render_claim_list([_claim(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock)
+    if directive.name == "ref":
+        return " ".join(render_ref(_claim(catalog, claim_id), page_path) for claim_id in _ids(directive))
+    if directive.name == "engines":
+        return render_engine_table(catalog)
+    if directive.name == "coverage":  # default: the engines that have an analysis
+        engines = _engines(catalog, directive.options.get("engine")) if directive.options.get("engine") else [
+            e for e in catalog.engines if catalog.engine_claims(e)]
+        return render_coverage(catalog, engines, page_path)
+    raise RenderError(f"unknown directive (known: claims, claim, ref, engines, coverage)")
+
+
+def _ids(directive: Directive) -> tuple[str, ...]:
+    if not directive.positional:
+        raise RenderError("names no claim id")
+    return directive.positional
+
+
+def _claim(catalog: Catalog, claim_id: str) -> Claim:
+    claim = catalog.claim(claim_id)
+    if claim is None:
+        raise RenderError(f"unknown claim {claim_id!r}")
+    return claim
+
+
+def _engines(catalog: Catalog, value: str | None) -> list[str]:
+    names = value.split(",") if value else list(catalog.engines)
+    unknown = [n for n in names if n not in catalog.engines]
+    if unknown:
+        raise RenderError(f"unknown engine {', '.join(unknown)}")
+    return names
+
+
+def select_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...] = ()) -> list[Claim]:
+    """Claims matching every filter given (engine, dimension, layer, label), in file order."""
+    unknown_options = set(options) - set(FILTERS)
+    if unknown_options:
+        raise RenderError(f"unknown option {', '.join(sorted(unknown_options))} (filters: {', '.join(FILTERS)})")
+    engines = _engines(catalog, options.get("engine"))
+    checks = {
+        "dimension": (options.get("dimension"), catalog.dimensions),
+        "layer": (options.get("layer"), {key for key, _ in catalog.layers}),
+        "label": (options.get("label"), LABELS),
+    }
+    for name, (value, known) in checks.items():
+        for item in value.split(",") if value else ():
+            if item not in known:
+                raise RenderError(f"unknown {name} {item!r}")
+    selected = [_claim(catalog, claim_id) for claim_id in ids] or [
+        c for c in catalog.claims
+        if c.engine in engines
+        and (not options.get("dimension") or c.dimension in options["dimension"].split(","))
+        and (not options.get("layer") or catalog.dimensions[c.dimension].layer in options["layer"].split(","))
+        and (not options.get("label") or c.label in options["label"].split(","))
+    ]
+    if not selected:
+        raise RenderError("selects no claim")
+    return selected
+
+
+def _rendered_cites(claim: Claim, catalog: Catalog, lock: Lock) -> list[RenderedCite]:
+    engine = catalog.engines[claim.engine]
+    cites = []
+    for cite in claim.cites:
+        entry = lock.cites.get(cite_key(claim.engine, cite))
+        if entry is None:
+            raise RenderError(f"{claim.id}: cite {cite.file} {cite.target!r} has no lock entry: run citecheck")
+        lines = tuple(entry["lines"])
+        cites.append(RenderedCite(cite.file, cite.target, cite.target_kind, cite.contains,
+                                  engine.permalink(cite.file, cite.commit, lines), lines, entry["kind"]))
+    return cites
+
+
+def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock) -> str:
+    items = [
+        {"claim": claim, "cites": _rendered_cites(claim, catalog, lock),
+         "engine": catalog.engines[claim.engine], "dimension": catalog.dimensions[claim.dimension]}
+        for claim in claims
+    ]
+    return _environment().get_template("claims.html.j2").render(items=items)
+
+
+def render_ref(claim: Claim, page_path: str) -> str:
+    target = engine_page(claim.engine)
+    href = "" if target == page_path else posixpath.relpath(target, posixpath.dirname(page_path) or ".")
+    return _environment().get_template("ref.html.j2").render(claim=claim, href=f"{href}#{claim_anchor(claim.id)}").strip()
+
+
+def render_engine_table(catalog: Catalog) -> str:
+    rows = [(engine, len(catalog.engine_claims(engine.id))) for engine in catalog.engines.values()]
+    return _environment().get_template("engines.html.j2").render(rows=rows)
+
+
+def render_coverage(catalog: Catalog, engines: list[str], page_path: str) -> str:
+    """Per dimension and engine: how many claims of each label. Empty cells show what is missing."""
+    counts = Counter((c.engine, c.dimension, c.label) for c in catalog.claims)
+    layers = [
+        (title, [d for d in catalog.dimensions.values() if d.layer == key]) for key, title in catalog.layers
+    ]
+    return _environment().get_template("coverage.html.j2").render(
+        layers=layers, engines=[catalog.engines[e] for e in engines], counts=counts, labels=LABELS,
+    )
