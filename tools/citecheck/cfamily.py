@@ -14,7 +14,7 @@ import tree_sitter
 import tree_sitter_c
 import tree_sitter_cpp
 
-from .parsed import Definition, ParsedSource
+from .parsed import Definition, ParsedSource, node_lines
 
 C_SUFFIXES = (".c",)
 CPP_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cpp", ".cc", ".cxx", ".cu", ".cuh", ".m", ".mm", ".inl", ".ipp")
@@ -94,8 +94,7 @@ def _name(node: tree_sitter.Node | None) -> str:
 def _add(parsed: ParsedSource, scope: tuple[str, ...], name: str, kind: str, node: tree_sitter.Node) -> None:
     if name:
         qualified = "::".join((*scope, name))
-        lines = (node.start_point.row + 1, node.end_point.row + 1)
-        parsed.definitions.append(Definition(qualified, kind, node.start_byte, node.end_byte, lines))
+        parsed.definitions.append(Definition(qualified, kind, node.start_byte, node.end_byte, node_lines(node)))
 
 
 def _function_name(declarator: tree_sitter.Node | None) -> str | None:

@@ -17,6 +17,7 @@ from .lock import LOCK_NAME, LockError, read_lock, write_lock
 from .repos import RepositorySources
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+ENGINE_WIDE = ("repository unavailable", "commit not in repository")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,18 +98,20 @@ def _summary(results: list[Result], engines: list[str], catalog, claims_by_engin
 
 
 def _text_report(results, engines, catalog, claims_by_engine, elapsed, offline) -> str:
-    lines = []
-    collapsed = set()
-    for r in results:
-        if r.ok:
-            continue
-        if r.failure in ("repository unavailable", "commit not in repository"):
-            if (r.engine, r.reason) in collapsed:
-                continue  # said once per engine, not once per cite
-            collapsed.add((r.engine, r.reason))
-            lines.append(f"{CLAIMS_DIR}/{r.engine}: {r.claim}: {r.reason}")
-            continue
-        lines.append(f"{display_path(r.path)}:{r.line}: {r.claim}: {r.reason}")
+    lines: list[str] = []
+    failures = [r for r in results if not r.ok]
+    # An engine-wide failure (no repository, pin not in it) is said once, not once per cite.
+    repeated = Counter((r.engine, r.reason) for r in failures if r.failure in ENGINE_WIDE)
+    said = set()
+    for r in failures:
+        key = (r.engine, r.reason)
+        if key in repeated:
+            if key in said:
+                continue
+            said.add(key)
+        more = repeated.get(key, 1) - 1
+        lines.append(f"{display_path(r.path)}:{r.line}: {r.claim}: {r.reason}"
+                     + (f" (and {more} more with the same reason)" if more else ""))
     mode = "offline, against the lock" if offline else "against the repositories"
     for engine, s in _summary(results, engines, catalog, claims_by_engine).items():
         kinds = ", ".join(f"{n} {k}" for k, n in s["kinds"].items())
@@ -116,8 +119,8 @@ def _text_report(results, engines, catalog, claims_by_engine, elapsed, offline) 
             f"{engine} @ {s['commit'][:12]}: {s['claims']} claims, {s['cites']} cites, {s['counts']} counts: "
             f"{s['ok']} ok, {s['failed']} failed" + (f" ({kinds})" if kinds else "")
         )
-    failed = sum(1 for r in results if not r.ok)
-    lines.append(f"citecheck {mode}: {'FAILED' if failed else 'passed'}, {len(results) - failed} ok, {failed} failed, {elapsed:.1f} s")
+    lines.append(f"citecheck {mode}: {'FAILED' if failures else 'passed'}, "
+                 f"{len(results) - len(failures)} ok, {len(failures)} failed, {elapsed:.1f} s")
     return "\n".join(lines)
 
 

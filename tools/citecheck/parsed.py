@@ -19,3 +19,9 @@ class ParsedSource:
     separator: str
     definitions: list[Definition] = field(default_factory=list)
     comments: list[tuple[int, int]] = field(default_factory=list)  # byte spans
+
+
+def node_lines(node) -> tuple[int, int]:
+    """1-based inclusive lines of a tree-sitter node; a node ending at column 0 ends on the line before."""
+    end = node.end_point.row + (1 if node.end_point.column > 0 else 0)
+    return node.start_point.row + 1, max(end, node.start_point.row + 1)

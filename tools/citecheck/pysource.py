@@ -7,7 +7,7 @@ from functools import cache
 import tree_sitter
 import tree_sitter_python
 
-from .parsed import Definition, ParsedSource
+from .parsed import Definition, ParsedSource, node_lines
 
 PY_SUFFIXES = (".py", ".pyi")
 
@@ -24,8 +24,7 @@ def parse_python(source: bytes) -> ParsedSource:
 
 
 def _add(parsed: ParsedSource, scope: tuple[str, ...], name: str, node: tree_sitter.Node) -> None:
-    lines = (node.start_point.row + 1, node.end_point.row + 1)
-    parsed.definitions.append(Definition(".".join((*scope, name)), "definition", node.start_byte, node.end_byte, lines))
+    parsed.definitions.append(Definition(".".join((*scope, name)), "definition", node.start_byte, node.end_byte, node_lines(node)))
 
 
 def _walk(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) -> None:

@@ -161,15 +161,19 @@ def _schema_message(error: jsonschema.ValidationError, location: tuple, schema: 
 
 
 def _schema_at(schema: dict, path: list) -> Any:
+    """The subschema at a jsonschema error's schema path, following local `$ref`s on the way."""
     node: Any = schema
     for part in path:
-        if part == "$ref":  # jsonschema records the hop through a local reference by name
-            target: Any = schema
-            for name in node["$ref"].removeprefix("#/").split("/"):
-                target = target[name]
-            node = target
-        else:
-            node = node[part]
+        while isinstance(node, dict) and part not in node and "$ref" in node:
+            node = _resolve_ref(schema, node["$ref"])
+        node = _resolve_ref(schema, node["$ref"]) if part == "$ref" else node[part]
+    return node
+
+
+def _resolve_ref(schema: dict, ref: str) -> Any:
+    node: Any = schema
+    for name in ref.removeprefix("#/").split("/"):
+        node = node[name]
     return node
 
 

@@ -1,0 +1,190 @@
+"""citecheck end to end on fixture repositories: each failure kind, the lock, offline mode, counts."""
+
+import json
+
+import pytest
+
+from citecheck.cli import main
+from citecheck.lock import read_lock
+
+PASSING = """
+- id: demo/net
+  label: verified
+  dimension: kind.unit-of-work
+  text: "`Net::load` opens a file."
+  cites:
+    - {file: src/net.cpp, symbol: Net::load, contains: open_file}
+    - {file: src/net.h, symbol: Net}
+    - {file: README.md, phrase: small inference engine}
+- id: demo/old-ops
+  label: verified
+  dimension: kernel.operators
+  text: At the first commit the op enum lived in src/ops.c.
+  cites:
+    - {file: src/ops.c, symbol: op, commit: FIRST}
+- id: demo/op-count
+  label: verified
+  dimension: kernel.operators
+  text: Two real ops.
+  cites:
+    - {file: src/kernels/ops.c, symbol: op}
+  count: {value: 2, how: {file: src/kernels/ops.c, enum: op, exclude: '^OP_(COUNT|NONE)$'}}
+- id: demo/layer-count
+  label: inferred
+  dimension: kernel.operators
+  text: Three layers are registered.
+  count: {value: 3, how: {file: CMakeLists.txt, lines: '^demo_add_layer\\('}}
+- id: demo/backend-count
+  label: inferred
+  dimension: device.accelerators
+  text: Two backend directories.
+  count: {value: 2, how: {glob: 'src/backends/*', entries: directories}}
+- id: demo/source-count
+  label: inferred
+  dimension: device.accelerators
+  text: Three C and C++ sources outside kernels.
+  count: {value: 3, how: {glob: 'src/**/*.c*', exclude: '/kernels/'}}
+"""
+
+
+@pytest.fixture
+def passing_project(demo_project, demo):
+    _, shas = demo
+    return demo_project({"demo/a.yaml": PASSING.replace("FIRST", shas[0])})
+
+
+def run(project, *args, capsys=None):
+    code = main(["--root", str(project), *args])
+    out = capsys.readouterr() if capsys else None
+    return code, out
+
+
+def test_passing_run_writes_a_sorted_lock_that_offline_mode_accepts(passing_project, demo, capsys):
+    path, shas = demo
+    code, out = run(passing_project, "--repo", f"demo={path}", capsys=capsys)
+    assert code == 0, out.out
+    assert "demo @ " in out.out and "9 ok, 0 failed" in out.out
+    lock_file = passing_project / "claims" / "citecheck.lock"
+    data = json.loads(lock_file.read_text())
+    net = next(e for e in data["cites"] if e.get("symbol") == "Net::load")
+    assert (net["lines"], net["kind"], net["commit"]) == ([4, 7], "definition", shas[1])
+    assert next(e for e in data["cites"] if e.get("symbol") == "op" and e["commit"] == shas[0])["file"] == "src/ops.c"
+    assert sorted(e["value"] for e in data["counts"]) == [2, 2, 3, 3]
+    first = lock_file.read_text()
+    assert run(passing_project, "--repo", f"demo={path}")[0] == 0
+    assert lock_file.read_text() == first  # stable output
+    code, out = run(passing_project, "--offline", capsys=capsys)
+    assert code == 0, out.out
+    assert "offline" in out.out
+
+
+def test_mirrors_directory_and_environment_variable(passing_project, demo, monkeypatch, capsys):
+    path, _ = demo
+    assert run(passing_project, "--mirrors", str(path.parent))[0] == 0
+    monkeypatch.setenv("CITECHECK_MIRRORS", str(path.parent))
+    assert run(passing_project)[0] == 0
+
+
+def test_fetch_clones_the_pinned_commit_into_a_cache(passing_project, tmp_path, capsys):
+    cache = tmp_path / "cache"
+    code, out = run(passing_project, "--fetch", "--cache", str(cache), "--engine", "demo", capsys=capsys)
+    assert code == 0, out.out
+    assert (cache / "demo" / "HEAD").exists()
+
+
+@pytest.mark.parametrize(
+    "cite, reason",
+    [
+        ("{file: src/nope.cpp, symbol: Net::load}", "file missing: src/nope.cpp does not exist at"),
+        ("{file: src/kernels/gone.c, symbol: run_op}", "run_op occurs in src/kernels/ops.c"),
+        ("{file: ops.c, symbol: run_op}", "(a file of that name is at src/kernels/ops.c)"),
+        ("{file: src, symbol: x}", "path not a regular file: src is a directory"),
+        ("{file: include/net_link.h, symbol: Net}", "path not a regular file: include/net_link.h is a symbolic link"),
+        ("{file: third_party/sub, symbol: x}", "path not a regular file: third_party/sub is a submodule entry"),
+        ("{file: third_party/sub/inner.c, symbol: x}", "third_party/sub is a submodule entry"),
+        ("{file: weights.bin, symbol: x}", "path not a regular file: weights.bin is a binary file"),
+        ("{file: src/net.cpp, symbol: Net::unload}", "symbol not found: Net::unload is not in src/net.cpp"),
+        ("{file: src/net.cpp, symbol: Net::forward, contains: open_file}", "contains not found"),
+        ("{file: src/net.cpp, symbol: Net::load, commit: '" + "a" * 40 + "'}", "commit not in repository"),
+    ],
+)
+def test_each_failure_kind_is_reported_with_file_line_and_claim(demo_project, demo, capsys, cite, reason):
+    path, _ = demo
+    project = demo_project({"demo/a.yaml": f"- id: demo/bad\n  label: verified\n  dimension: kind.category\n  text: t\n  cites:\n    - {cite}\n"})
+    code, out = run(project, "--repo", f"demo={path}", capsys=capsys)
+    assert code == 1
+    assert "claims/demo/a.yaml:6: demo/bad: " in out.out
+    assert reason in out.out
+    assert not (project / "claims" / "citecheck.lock").exists()  # nothing written on failure
+
+
+def test_count_mismatch_fails_and_leaves_the_old_lock_alone(passing_project, demo, capsys):
+    path, _ = demo
+    assert run(passing_project, "--repo", f"demo={path}")[0] == 0
+    lock_file = passing_project / "claims" / "citecheck.lock"
+    before = lock_file.read_bytes()
+    claims_file = passing_project / "claims" / "demo" / "a.yaml"
+    claims_file.write_text(claims_file.read_text().replace("{value: 2,", "{value: 18,"))
+    code, out = run(passing_project, "--repo", f"demo={path}", capsys=capsys)
+    assert code == 1
+    assert "demo/backend-count: count mismatch: the claim says 18, the pin gives 2" in out.out
+    assert lock_file.read_bytes() == before
+    assert not list(lock_file.parent.glob(".citecheck-*"))  # no temporary left behind
+    code, out = run(passing_project, "--offline", capsys=capsys)
+    assert code == 1 and "the claim says 18, the lock recorded 2" in out.out
+
+
+def test_repository_unavailable_is_said_once_per_engine(passing_project, capsys, monkeypatch):
+    monkeypatch.delenv("CITECHECK_MIRRORS", raising=False)
+    code, out = run(passing_project, "--engine", "demo", capsys=capsys)
+    assert code == 1
+    lines = [line for line in out.out.splitlines() if "repository unavailable" in line]
+    assert len(lines) == 1 and "give --repo demo=PATH" in lines[0]
+    assert "(and 8 more with the same reason)" in lines[0]
+    code, out = run(passing_project, "--repo", "demo=/nonexistent/path", capsys=capsys)
+    assert code == 1 and "repository unavailable: /nonexistent/path is not a git repository" in out.out
+
+
+def test_unknown_engine_and_bad_usage_exit_2(passing_project, capsys):
+    code, out = run(passing_project, "--engine", "nosuch", capsys=capsys)
+    assert code == 2 and "unknown engine nosuch" in out.err
+    code, out = run(passing_project, "--repo", "nosuch=/tmp", capsys=capsys)
+    assert code == 2 and "unknown engine nosuch" in out.err
+
+
+def test_bad_records_exit_2_with_every_problem(demo_project, capsys):
+    project = demo_project({"demo/a.yaml": "- {id: demo/x, label: verified, dimension: kind.category, text: t}\n"})
+    code, out = run(project, "--offline", capsys=capsys)
+    assert code == 2 and "a.yaml:1: demo/x: a verified claim needs at least one cite" in out.err
+
+
+def test_offline_fails_on_missing_and_stale_entries(passing_project, demo, capsys):
+    path, _ = demo
+    code, out = run(passing_project, "--offline", capsys=capsys)
+    assert code == 1 and "not in lock: no lock entry for this cite" in out.out
+    assert run(passing_project, "--repo", f"demo={path}")[0] == 0
+    claims_file = passing_project / "claims" / "demo" / "a.yaml"
+    claims_file.write_text(claims_file.read_text().replace("symbol: Net}", "symbol: demo::Net}"))
+    code, out = run(passing_project, "--offline", capsys=capsys)
+    assert code == 1
+    assert "a.yaml:7: demo/net: not in lock" in out.out
+    assert "citecheck.lock:0: -: stale lock entry" in out.out
+    assert run(passing_project, "--repo", f"demo={path}")[0] == 0  # a real run refreshes the lock
+    assert run(passing_project, "--offline")[0] == 0
+    assert not any(e.get("symbol") == "Net" for e in read_lock(passing_project / "claims" / "citecheck.lock").cites.values())
+
+
+def test_a_malformed_lock_is_a_configuration_error(passing_project, capsys):
+    (passing_project / "claims" / "citecheck.lock").write_text("{not json")
+    code, out = run(passing_project, "--offline", capsys=capsys)
+    assert code == 2 and "not a citecheck lock" in out.err
+
+
+def test_json_output(passing_project, demo, capsys):
+    path, shas = demo
+    code, out = run(passing_project, "--repo", f"demo={path}", "--format", "json", capsys=capsys)
+    report = json.loads(out.out)
+    assert code == 0 and report["summary"]["demo"]["failed"] == 0
+    row = next(r for r in report["results"] if r["symbol"] == "Net::load")
+    assert row | {"reason": None} == row and row["status"] == "ok" and row["line"] == 4 and row["kind"] == "definition"
+    assert row["claim"] == "demo/net" and row["commit"] == shas[1] and row["file"] == "src/net.cpp"

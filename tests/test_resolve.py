@@ -1,0 +1,84 @@
+"""Finding symbols: definitions first, then declarations, then mentions outside comments."""
+
+import pytest
+
+from citecheck.errors import ContainsMissing, SymbolNotFound
+from citecheck.gitstore import Blob
+from citecheck.resolve import Resolver
+from upstream import CMAKE, NET_CPP, NET_H, OPS_C, README, SCHED_PY
+
+
+def resolve(path, text, symbol, contains=None):
+    return Resolver().resolve_symbol(Blob(path, "sha-" + path, text.encode()), symbol, contains)
+
+
+@pytest.mark.parametrize(
+    "path, text, symbol, lines, kind",
+    [
+        ("src/net.h", NET_H, "Net", (4, 8), "definition"),  # despite the export macro in the class head
+        ("src/net.h", NET_H, "demo::Net", (4, 8), "definition"),
+        ("src/net.h", NET_H, "Net::load", (6, 6), "declaration"),
+        ("src/net.h", NET_H, "DEMO_VERSION", (2, 2), "definition"),
+        ("src/net.h", NET_H, "Backend::GPU", (9, 9), "definition"),
+        ("src/net.cpp", NET_CPP, "Net::load", (4, 7), "definition"),
+        ("src/net.cpp", NET_CPP, "demo::Net::forward", (9, 12), "definition"),
+        ("src/ops.c", OPS_C, "op", (1, 7), "definition"),
+        ("src/ops.c", OPS_C, "OP_MUL", (4, 4), "definition"),
+        ("src/ops.c", OPS_C, "run_op", (9, 12), "definition"),
+        ("engine/sched.py", SCHED_PY, "Scheduler", (10, 20), "definition"),  # decorators included
+        ("engine/sched.py", SCHED_PY, "Scheduler.schedule", (18, 20), "definition"),
+        ("engine/sched.py", SCHED_PY, "Scheduler.Queue.push", (15, 16), "definition"),
+        ("engine/sched.py", SCHED_PY, "Scheduler.policy", (12, 12), "definition"),
+        ("engine/sched.py", SCHED_PY, "MAX_BATCH", (3, 3), "definition"),
+        ("CMakeLists.txt", CMAKE, "demo_add_layer", (3, 3), "mention"),
+        ("src/net.cpp", NET_CPP, "open_file", (6, 6), "mention"),
+    ],
+)
+def test_symbols_resolve_to_their_definition_range(path, text, symbol, lines, kind):
+    found = resolve(path, text, symbol)
+    assert (found.lines, found.kind) == (lines, kind)
+
+
+def test_a_name_only_in_a_comment_is_not_found():
+    with pytest.raises(SymbolNotFound, match="ghost_symbol is not in src/net.cpp outside comments"):
+        resolve("src/net.cpp", NET_CPP, "ghost_symbol")
+    with pytest.raises(SymbolNotFound):
+        resolve("CMakeLists.txt", CMAKE, "old_target")
+
+
+def test_identifier_bounds_are_respected():
+    with pytest.raises(SymbolNotFound):
+        resolve("src/ops.c", OPS_C, "OP_AD")
+
+
+def test_contains_is_checked_inside_the_definition_only():
+    assert resolve("src/net.cpp", NET_CPP, "Net::load", contains="open_file").lines == (4, 7)
+    assert resolve("engine/sched.py", SCHED_PY, "Scheduler", contains="register").lines == (10, 20)
+    with pytest.raises(ContainsMissing, match="'open_file' does not occur in Net::forward"):
+        resolve("src/net.cpp", NET_CPP, "Net::forward", contains="open_file")
+
+
+def test_contains_needs_a_definition_not_a_mention():
+    with pytest.raises(ContainsMissing, match="only mentioned"):
+        resolve("CMakeLists.txt", CMAKE, "demo_add_layer", contains="Conv")
+
+
+def test_phrases_match_with_white_space_folded():
+    found = Resolver().resolve_phrase(Blob("README.md", "r", README.encode()), "a small inference engine")
+    assert (found.lines, found.kind) == ((3, 4), "phrase")
+    with pytest.raises(SymbolNotFound, match="phrase 'a large engine' is not in README.md"):
+        Resolver().resolve_phrase(Blob("README.md", "r", README.encode()), "a large engine")
+
+
+def test_deprecation_wrappers_and_export_macros_do_not_hide_declarations():
+    header = (
+        "#define API\n"
+        "API int keep(int a);\n"
+        "GGML_API int ggml_thing(int a);\n"
+        "LLAMA_API DEPRECATED(int old_call(int a),\n"
+        "    \"use keep instead\");\n"
+        "GGML_API int after_old(void);\n"
+    )
+    assert resolve("x.h", header, "old_call").lines == (4, 5)
+    assert resolve("x.h", header, "after_old").kind == "declaration"
+    assert resolve("x.h", header, "ggml_thing").kind == "declaration"
