@@ -82,3 +82,16 @@ def test_deprecation_wrappers_and_export_macros_do_not_hide_declarations():
     assert resolve("x.h", header, "old_call").lines == (4, 5)
     assert resolve("x.h", header, "after_old").kind == "declaration"
     assert resolve("x.h", header, "ggml_thing").kind == "declaration"
+
+
+def test_definitions_the_grammar_cannot_read_are_found_by_brace_matching():
+    objective_c = (
+        "// lib_init(void) { in a comment }\n"
+        "lib_t lib_init(dev_t dev) {\n"
+        "    id<MTLLibrary> library = nil;\n"
+        "    if (dev) { library = [dev newLibraryWithSource:src]; }\n"
+        "    return library;\n"
+        "}\n"
+    )
+    found = resolve("ggml-metal-device.m", objective_c, "lib_init", contains="newLibraryWithSource")
+    assert (found.lines, found.kind) == ((2, 6), "definition")

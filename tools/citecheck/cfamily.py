@@ -251,3 +251,23 @@ def _type_definition(node: tree_sitter.Node, scope: tuple[str, ...], parsed: Par
                 inner = inner.child_by_field_name("declarator")
             name = _name(inner)
         _add(parsed, scope, name, "definition", node)
+
+
+def definition_by_braces(masked: str, symbol: str) -> tuple[int, int] | None:
+    """Fallback for code the grammar cannot read (Objective-C, macro-heavy regions): the first line
+    that names `symbol(`, closes its parameter list and opens a body, up to the matching brace.
+    `masked` has comments blanked, so braces in comments do not count."""
+    name = r"\s*::\s*".join(map(re.escape, symbol.split("::")))
+    head = re.compile(rf"^[^\n;#]*?(?<![\w:]){name}\s*\([^;{{}}]*\)[^;{{}}()]*\{{", re.MULTILINE)
+    match = head.search(masked)
+    if match is None:
+        return None
+    depth = 0
+    for position in range(match.end() - 1, len(masked)):
+        if masked[position] == "{":
+            depth += 1
+        elif masked[position] == "}":
+            depth -= 1
+            if depth == 0:
+                return match.start(), position + 1
+    return None

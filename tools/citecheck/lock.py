@@ -80,6 +80,9 @@ def write_lock(path: Path, lock: Lock) -> None:
     text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     handle, temporary = tempfile.mkstemp(prefix=".citecheck-", suffix=".lock", dir=path.parent)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp creates 0600; the lock is an ordinary file
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cfamily import C_SUFFIXES, CPP_SUFFIXES, parse_c_family
+from .cfamily import C_SUFFIXES, CPP_SUFFIXES, definition_by_braces, parse_c_family
 from .errors import ContainsMissing, SymbolNotFound
 from .gitstore import Blob
 from .parsed import Definition, ParsedSource
@@ -41,7 +41,7 @@ class Resolver:
 
     def resolve_symbol(self, blob: Blob, symbol: str, contains: str | None = None) -> Resolved:
         source = self._source(blob)
-        candidates = self._candidates(source, symbol)
+        candidates = self._candidates(source, symbol) or self._braced_definition(source, symbol)
         if candidates:
             chosen = candidates[0]
             if contains:
@@ -85,6 +85,17 @@ class Resolver:
         wanted = re.sub(r"\s+", "", symbol)
         matches = [d for d in source.parsed.definitions if d.name == wanted or d.name.endswith(separator + wanted)]
         return [d for d in matches if d.kind == "definition"] + [d for d in matches if d.kind != "definition"]
+
+
+    @staticmethod
+    def _braced_definition(source: _Source, symbol: str) -> list[Definition]:
+        if source.parsed is None or source.parsed.separator != "::":
+            return []
+        span = definition_by_braces(source.masked, symbol)
+        if span is None:
+            return []
+        lines = (line_of(source.text, span[0]), line_of(source.text, span[1] - 1))
+        return [Definition(symbol, "definition", span[0], span[1], lines)]
 
 
 def parse_source(path: str, data: bytes) -> ParsedSource | None:

@@ -1,0 +1,57 @@
+"""The claims command: grep, stats and lint."""
+
+import json
+
+from claimtool.cli import main
+
+CLAIMS = """
+- id: demo/vulkan
+  label: verified
+  dimension: device.accelerators
+  text: Vulkan is the only GPU API.
+  cites:
+    - {file: src/gpu.cpp, symbol: create_gpu_instance}
+- id: demo/no-queue
+  label: unknown
+  dimension: scheduler.request
+  text: Nothing queues requests.
+"""
+
+
+def test_grep_prints_path_line_label_id_and_text(demo_project, capsys):
+    project = demo_project({"demo/a.yaml": CLAIMS})
+    assert main(["--root", str(project), "grep", "--label", "verified"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out.endswith("claims/demo/a.yaml:1: [Verified] demo/vulkan: Vulkan is the only GPU API.")
+    assert main(["--root", str(project), "grep", "--dimension", "scheduler", "QUEUE"]) == 0
+    assert "[Unknown] demo/no-queue" in capsys.readouterr().out
+    assert main(["--root", str(project), "grep", "gpu_instance"]) == 0  # cites are searched too
+    assert "demo/vulkan" in capsys.readouterr().out
+    assert main(["--root", str(project), "grep", "nothing-like-this"]) == 1
+
+
+def test_grep_json(demo_project, capsys):
+    project = demo_project({"demo/a.yaml": CLAIMS})
+    assert main(["--root", str(project), "grep", "--engine", "demo", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == ["demo/vulkan", "demo/no-queue"]
+    assert rows[0]["cites"][0] == {"file": "src/gpu.cpp", "symbol": "create_gpu_instance", "commit": rows[0]["cites"][0]["commit"]}
+
+
+def test_stats_counts_labels_and_lists_missing_dimensions(demo_project, capsys):
+    project = demo_project({"demo/a.yaml": CLAIMS})
+    assert main(["--root", str(project), "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "demo: lacks 41 dimensions: kind.category," in out
+    assert "other: no claims yet" in out
+    assert main(["--root", str(project), "stats", "--format", "json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["demo"]["labels"]["verified"] == 1 and stats["demo"]["dimensions_covered"] == 2
+
+
+def test_lint_and_bad_input(demo_project, capsys):
+    project = demo_project({"demo/a.yaml": CLAIMS + "- {id: demo/x, label: maybe, dimension: kind.category, text: t}\n"})
+    assert main(["--root", str(project), "lint"]) == 2
+    err = capsys.readouterr().err
+    assert "a.yaml:11: demo/x: label: 'maybe' is not one of" in err and "1 problem(s)" in err
+    assert main(["--root", str(project), "grep", "--engine", "nosuch"]) == 2

@@ -1,0 +1,102 @@
+"""Rendering pages from the records: escaping, permalinks, and failures on unknown names."""
+
+import pytest
+
+from citecheck.lock import Lock, cite_entry, cite_key
+from enginekb.load import load_catalog
+from kbsite.render import RenderError, claim_anchor, engine_page, render_page
+
+CLAIMS = """
+- id: demo/net
+  label: verified
+  dimension: kind.unit-of-work
+  text: "`Net::load` <script>alert(1)</script> & friends"
+  cites:
+    - {file: src/net.cpp, symbol: Net::load}
+  count: {value: 2, how: {glob: 'src/backends/*', entries: directories}}
+  note: Counted <b>directories</b>.
+- id: demo/gap
+  label: unknown
+  dimension: scheduler.request
+  text: Nothing schedules requests.
+"""
+
+
+@pytest.fixture
+def site(demo_project):
+    catalog = load_catalog(demo_project({"demo/a.yaml": CLAIMS}))
+    lock = Lock()
+    cite = catalog.claim("demo/net").cites[0]
+    lock.cites[cite_key("demo", cite)] = cite_entry("demo", cite, "b" * 40, (4, 7), "definition")
+    return catalog, lock
+
+
+def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
+    catalog, lock = site
+    html = render_page("# Demo\n\n<!-- kb:claims engine=demo -->\n", "engines/demo.md", catalog, lock)
+    assert '<span class="kb-label kb-label-verified">Verified</span>' in html
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; friends" in html
+    assert "<code>Net::load</code>" in html  # backticks become code, after escaping
+    assert "<b>" not in html and "&lt;b&gt;directories&lt;/b&gt;" in html
+    pin = catalog.engines["demo"].pin
+    assert f'href="{catalog.engines["demo"].repository}/blob/{pin}/src/net.cpp#L4-L7"' in html
+    assert f'id="{claim_anchor("demo/net")}"' in html
+    assert "Count: <strong>2</strong>" in html
+    assert '<span class="kb-label kb-label-unknown">Unknown</span>' in html
+
+
+def test_filters_select_claims(site):
+    catalog, lock = site
+    html = render_page("<!-- kb:claims engine=demo label=unknown -->", "x.md", catalog, lock)
+    assert "demo/gap" in html and "demo/net" not in html
+    html = render_page("<!-- kb:claims layer=kind -->", "x.md", catalog, lock)
+    assert "demo/net" in html and "demo/gap" not in html
+
+
+@pytest.mark.parametrize(
+    "page, message",
+    [
+        ("<!-- kb:claim demo/nothing -->", "x.md:3: kb:claim: unknown claim 'demo/nothing'"),
+        ("<!-- kb:claims engine=nosuch -->", "x.md:3: kb:claims: unknown engine nosuch"),
+        ("<!-- kb:claims dimension=kind.nothing -->", "unknown dimension 'kind.nothing'"),
+        ("<!-- kb:claims label=sure -->", "unknown label 'sure'"),
+        ("<!-- kb:claims colour=red -->", "unknown option colour"),
+        ("<!-- kb:claims engine=other -->", "selects no claim"),
+        ("<!-- kb:table -->", "unknown directive"),
+        ("<!-- kb:ref -->", "names no claim id"),
+    ],
+)
+def test_unknown_names_fail_with_page_and_line(site, page, message):
+    catalog, lock = site
+    with pytest.raises(RenderError) as caught:
+        render_page(f"# Page\n\n{page}\n", "x.md", catalog, lock)
+    assert message in str(caught.value)
+
+
+def test_a_cite_without_a_lock_entry_fails_the_page(site):
+    catalog, _ = site
+    with pytest.raises(RenderError, match="has no lock entry: run citecheck"):
+        render_page("<!-- kb:claim demo/net -->", "x.md", catalog, Lock())
+
+
+def test_directives_inside_code_fences_and_double_braces_are_left_alone(site):
+    catalog, lock = site
+    page = "```html\n<!-- kb:claim demo/nothing -->\n{{ jinja }}\n```\n\n`{{ x }}` {% raw %}\n"
+    assert render_page(page, "x.md", catalog, lock) == page
+
+
+def test_refs_link_to_the_engine_page_anchor(site):
+    catalog, lock = site
+    assert engine_page("llama.cpp") == "engines/llama_cpp.md"
+    here = render_page("see <!-- kb:ref demo/gap -->", "engines/demo.md", catalog, lock)
+    assert 'href="#claim-demo-gap"' in here
+    there = render_page("see <!-- kb:ref demo/gap -->", "analysis/compare.md", catalog, lock)
+    assert 'href="../engines/demo.md#claim-demo-gap"' in there
+
+
+def test_engine_table_and_coverage(site):
+    catalog, lock = site
+    html = render_page("<!-- kb:engines -->\n<!-- kb:coverage -->", "index.md", catalog, lock)
+    assert catalog.engines["demo"].pin[:12] in html
+    assert "1 Verified" in html and "1 Unknown" in html
+    assert "Other" not in html.split("kb-coverage")[1]  # engines without claims are left out by default

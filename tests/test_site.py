@@ -1,0 +1,26 @@
+"""A real strict build of the project's site, and a build that must fail on a bad page."""
+
+import shutil
+
+from sitebuild import build_site, project_config
+from upstream import PROJECT
+
+
+def test_the_project_site_builds_strictly(tmp_path):
+    done = build_site(project_config(), tmp_path / "site")
+    assert done.returncode == 0, done.stderr
+    home = (tmp_path / "site" / "index.html").read_text()
+    assert "kb-engines" in home and "kb-coverage" in home
+    ncnn = (tmp_path / "site" / "engines" / "ncnn" / "index.html").read_text()
+    assert ncnn.count('class="kb-claim ') >= 60
+    assert '<pre class="mermaid">' in ncnn
+    assert "assets/vendor/mermaid/mermaid.min.js" in ncnn and "unpkg.com" not in ncnn and "cdn.jsdelivr" not in ncnn
+
+
+def test_a_page_naming_an_unknown_claim_fails_the_build(tmp_path):
+    copy = tmp_path / "project"
+    shutil.copytree(PROJECT, copy, ignore=shutil.ignore_patterns(".venv", "node_modules", "site", ".git", "__pycache__"))
+    (copy / "docs" / "engines" / "ncnn.md").write_text("# ncnn\n\n<!-- kb:claim ncnn/no-such-claim -->\n")
+    done = build_site(copy / "mkdocs.yml", tmp_path / "site")
+    assert done.returncode != 0
+    assert "engines/ncnn.md:3: kb:claim: unknown claim 'ncnn/no-such-claim'" in done.stderr
