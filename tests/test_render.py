@@ -41,7 +41,7 @@ def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
     pin = catalog.engines["demo"].pin
     assert f'href="{catalog.engines["demo"].repository}/blob/{pin}/src/net.cpp#L4-L7"' in html
     assert f'id="{claim_anchor("demo/net")}"' in html
-    assert "Count: <strong>2</strong>" in html
+    assert "Count: <strong>2</strong>, recomputed at the pin as directories matching <code>src/backends/*</code>" in html
     assert '<span class="kb-label kb-label-unknown">Unknown</span>' in html
 
 

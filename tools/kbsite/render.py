@@ -169,13 +169,28 @@ def _rendered_cites(claim: Claim, catalog: Catalog, lock: Lock) -> list[Rendered
     return cites
 
 
+def describe_query(how: dict) -> str:
+    """A count's query in words, e.g. `files matching src/layer/vulkan/*.cpp`."""
+    if "glob" in how:
+        text = f"{how.get('entries', 'files')} matching `{how['glob']}`"
+    elif "lines" in how:
+        text = f"lines of `{how['file']}` matching `{how['lines']}`"
+    else:
+        text = f"members of enum `{how['enum']}` in `{how['file']}`"
+    return text + (f", leaving out those matching `{how['exclude']}`" if how.get("exclude") else "")
+
+
 def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock) -> str:
-    items = [
-        {"claim": claim, "cites": _rendered_cites(claim, catalog, lock),
-         "engine": catalog.engines[claim.engine], "dimension": catalog.dimensions[claim.dimension]}
-        for claim in claims
-    ]
-    return _environment().get_template("claims.html.j2").render(items=items)
+    """Claims grouped by dimension, in the comparison's order, each group keeping file order."""
+    order = {key: index for index, key in enumerate(catalog.dimensions)}
+    groups: dict[str, list[dict]] = {}
+    for claim in sorted(claims, key=lambda c: order[c.dimension]):
+        groups.setdefault(claim.dimension, []).append({
+            "claim": claim, "cites": _rendered_cites(claim, catalog, lock),
+            "query": describe_query(claim.count.how) if claim.count else "",
+        })
+    sections = [(catalog.dimensions[key], items) for key, items in groups.items()]
+    return _environment().get_template("claims.html.j2").render(sections=sections, grouped=len(sections) > 1)
 
 
 def render_ref(claim: Claim, page_path: str) -> str:
