@@ -95,3 +95,19 @@ def test_definitions_the_grammar_cannot_read_are_found_by_brace_matching():
     )
     found = resolve("ggml-metal-device.m", objective_c, "lib_init", contains="newLibraryWithSource")
     assert (found.lines, found.kind) == ((2, 6), "definition")
+
+
+def test_comments_anywhere_are_masked_including_inside_initialisers_and_bodies():
+    source = (
+        "static const char* names[] = {\n"
+        "    \"a\", // hidden_in_initialiser\n"
+        "};\n"
+        "int f() {\n"
+        "    /* hidden_in_body */ return 0;\n"
+        "}\n"
+    )
+    for word in ("hidden_in_initialiser", "hidden_in_body"):
+        with pytest.raises(SymbolNotFound):
+            resolve("x.cpp", source, word)
+    with pytest.raises(SymbolNotFound):
+        resolve("engine/sched.py", SCHED_PY + "\n# hidden_in_python_comment\n", "hidden_in_python_comment")

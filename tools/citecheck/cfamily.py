@@ -14,7 +14,7 @@ import tree_sitter
 import tree_sitter_c
 import tree_sitter_cpp
 
-from .parsed import Definition, ParsedSource, node_lines
+from .parsed import Definition, ParsedSource, collect_comments, node_lines
 
 C_SUFFIXES = (".c",)
 CPP_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cpp", ".cc", ".cxx", ".cu", ".cuh", ".m", ".mm", ".inl", ".ipp")
@@ -78,6 +78,7 @@ def parse_c_family(source: bytes, cpp: bool) -> ParsedSource:
     tree = _parser(cpp).parse(blank_export_macros(source))
     parsed = ParsedSource("::")
     _walk(tree.root_node, (), parsed)
+    collect_comments(tree.root_node, parsed)
     return parsed
 
 
@@ -123,9 +124,7 @@ def _variable_name(declarator: tree_sitter.Node) -> tuple[str, bool]:
 def _walk(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) -> None:
     for child in node.children:
         kind = child.type
-        if kind == "comment":
-            parsed.comments.append((child.start_byte, child.end_byte))
-        elif kind == "namespace_definition":
+        if kind == "namespace_definition":
             name = _name(child.child_by_field_name("name"))
             body = child.child_by_field_name("body")
             inner = (*scope, *name.split("::")) if name else scope
@@ -144,20 +143,10 @@ def _walk(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) 
             _add(parsed, (), _name(child.child_by_field_name("name")), "definition", child)
         elif kind == "type_definition":
             _type_definition(child, scope, parsed)
-        elif kind == "compound_statement":
-            _walk_comments_only(child, parsed)
+        elif kind in ("compound_statement", "comment"):
+            continue  # function bodies hold no definitions we cite
         else:  # templates, extern "C", #if blocks, access specifiers, ERROR nodes, ...
             _walk(child, scope, parsed)
-
-
-def _walk_comments_only(node: tree_sitter.Node, parsed: ParsedSource) -> None:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "comment":
-            parsed.comments.append((current.start_byte, current.end_byte))
-        else:
-            stack.extend(current.children)
 
 
 def _walk_type_of(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) -> None:
@@ -165,9 +154,6 @@ def _walk_type_of(node: tree_sitter.Node, scope: tuple[str, ...], parsed: Parsed
     type_node = node.child_by_field_name("type")
     if type_node is not None and type_node.type in _TYPE_SPECIFIERS:
         _type_specifier(type_node, scope, parsed, standalone=False)
-    for child in node.children:
-        if child.type == "compound_statement":
-            _walk_comments_only(child, parsed)
 
 
 def _type_specifier(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource, standalone: bool = True,
@@ -185,13 +171,6 @@ def _type_specifier(node: tree_sitter.Node, scope: tuple[str, ...], parsed: Pars
             _add(parsed, inner, _name(enumerator.child_by_field_name("name")), "definition", enumerator)
     else:
         _walk(body, inner, parsed)
-    _walk_comments_only_outside(body, parsed)
-
-
-def _walk_comments_only_outside(body: tree_sitter.Node, parsed: ParsedSource) -> None:
-    for child in body.children:
-        if child.type == "comment" and (child.start_byte, child.end_byte) not in parsed.comments:
-            parsed.comments.append((child.start_byte, child.end_byte))
 
 
 def _enumerators(body: tree_sitter.Node) -> list[tree_sitter.Node]:

@@ -25,3 +25,14 @@ def node_lines(node) -> tuple[int, int]:
     """1-based inclusive lines of a tree-sitter node; a node ending at column 0 ends on the line before."""
     end = node.end_point.row + (1 if node.end_point.column > 0 else 0)
     return node.start_point.row + 1, max(end, node.start_point.row + 1)
+
+
+def collect_comments(node, parsed: ParsedSource) -> None:
+    """Record every comment below `node`: mentions inside them do not count."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "comment":
+            parsed.comments.append((current.start_byte, current.end_byte))
+        else:
+            stack.extend(current.children)

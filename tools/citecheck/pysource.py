@@ -7,7 +7,7 @@ from functools import cache
 import tree_sitter
 import tree_sitter_python
 
-from .parsed import Definition, ParsedSource, node_lines
+from .parsed import Definition, ParsedSource, collect_comments, node_lines
 
 PY_SUFFIXES = (".py", ".pyi")
 
@@ -19,7 +19,9 @@ def _parser() -> tree_sitter.Parser:
 
 def parse_python(source: bytes) -> ParsedSource:
     parsed = ParsedSource(".")
-    _walk(_parser().parse(source).root_node, (), parsed)
+    root = _parser().parse(source).root_node
+    _walk(root, (), parsed)
+    collect_comments(root, parsed)
     return parsed
 
 
@@ -29,9 +31,6 @@ def _add(parsed: ParsedSource, scope: tuple[str, ...], name: str, node: tree_sit
 
 def _walk(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) -> None:
     for child in node.children:
-        if child.type == "comment":
-            parsed.comments.append((child.start_byte, child.end_byte))
-            continue
         # A decorated definition's range starts at its first decorator (registrations live there).
         target = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
         if target is None:
@@ -39,11 +38,8 @@ def _walk(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) 
         if target.type in ("function_definition", "class_definition"):
             name = target.child_by_field_name("name").text.decode()
             _add(parsed, scope, name, child)
-            body = target.child_by_field_name("body")
-            if target.type == "class_definition":
-                _walk(body, (*scope, name), parsed)
-            else:
-                _comments(body, parsed)
+            if target.type == "class_definition":  # nested classes and methods; not function bodies
+                _walk(target.child_by_field_name("body"), (*scope, name), parsed)
         elif target.type == "expression_statement":
             for assignment in target.named_children:
                 left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
@@ -56,15 +52,4 @@ def _walk(node: tree_sitter.Node, scope: tuple[str, ...], parsed: ParsedSource) 
         elif target.type in ("if_statement", "try_statement", "with_statement", "block", "else_clause",
                              "elif_clause", "except_clause", "finally_clause"):
             _walk(target, scope, parsed)  # `if TYPE_CHECKING:` / `try: import` guards at module level
-        else:
-            _comments(target, parsed)
 
-
-def _comments(node: tree_sitter.Node, parsed: ParsedSource) -> None:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "comment":
-            parsed.comments.append((current.start_byte, current.end_byte))
-        else:
-            stack.extend(current.children)
