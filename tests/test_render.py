@@ -100,3 +100,16 @@ def test_engine_table_and_coverage(site):
     assert catalog.engines["demo"].pin[:12] in html
     assert "1 Verified" in html and "1 Unknown" in html
     assert "Other" not in html.split("kb-coverage")[1]  # engines without claims are left out by default
+
+
+def test_compare_links_each_engines_claims_per_row(site):
+    catalog, lock = site
+    html = render_page("<!-- kb:compare layer=scheduler -->", "analysis/comparison.md", catalog, lock)
+    assert "Request and token scheduling" in html
+    assert 'href="../engines/demo.md#claim-demo-gap"' in html
+    assert ">gap</a>" in html  # the slug only: the column names the engine
+    assert "demo/net" not in html  # a kind.* claim is not on a scheduler row
+    with pytest.raises(RenderError, match="needs layer=KEY"):
+        render_page("<!-- kb:compare -->", "x.md", catalog, lock)
+    with pytest.raises(RenderError, match="unknown option colour"):
+        render_page("<!-- kb:compare layer=kind colour=red -->", "x.md", catalog, lock)

@@ -3,6 +3,7 @@
 import shutil
 
 from sitebuild import build_site, project_config
+from enginekb.load import load_catalog
 from upstream import PROJECT
 
 
@@ -13,6 +14,8 @@ def test_the_project_site_builds_strictly(tmp_path):
     assert "kb-engines" in home and "kb-coverage" in home
     ncnn = (tmp_path / "site" / "engines" / "ncnn" / "index.html").read_text()
     assert ncnn.count('class="kb-claim ') >= 60
+    compare = (tmp_path / "site" / "analysis" / "comparison" / "index.html").read_text()
+    assert compare.count('class="kb-ref ') == len(load_catalog(PROJECT).claims)  # every claim appears once
     assert '<pre class="mermaid">' in ncnn
     assert "assets/vendor/mermaid/mermaid.min.js" in ncnn and "unpkg.com" not in ncnn and "cdn.jsdelivr" not in ncnn
 

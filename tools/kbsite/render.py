@@ -98,14 +98,14 @@ def _render_directive(directive: Directive, page_path: str, catalog: Catalog, lo
     if directive.name == "claim":
         return render_claim_list([_claim(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock)
     if directive.name == "ref":
-        return " ".join(render_ref(_claim(catalog, claim_id), page_path) for claim_id in _ids(directive))
+        return ", ".join(render_ref(_claim(catalog, claim_id), page_path) for claim_id in _ids(directive))
     if directive.name == "engines":
         return render_engine_table(catalog)
-    if directive.name == "coverage":  # default: the engines that have an analysis
-        engines = _engines(catalog, directive.options.get("engine")) if directive.options.get("engine") else [
-            e for e in catalog.engines if catalog.engine_claims(e)]
-        return render_coverage(catalog, engines, page_path)
-    raise RenderError(f"unknown directive (known: claims, claim, ref, engines, coverage)")
+    if directive.name == "coverage":
+        return render_coverage(catalog, _analysed_engines(catalog, directive.options.get("engine")))
+    if directive.name == "compare":
+        return render_compare(catalog, directive.options, page_path)
+    raise RenderError("unknown directive (known: claims, claim, ref, engines, coverage, compare)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
@@ -119,6 +119,11 @@ def _claim(catalog: Catalog, claim_id: str) -> Claim:
     if claim is None:
         raise RenderError(f"unknown claim {claim_id!r}")
     return claim
+
+
+def _analysed_engines(catalog: Catalog, value: str | None) -> list[str]:
+    """The engines named, or by default every engine that has claims (an analysis)."""
+    return _engines(catalog, value) if value else [e for e in catalog.engines if catalog.engine_claims(e)]
 
 
 def _engines(catalog: Catalog, value: str | None) -> list[str]:
@@ -193,10 +198,13 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock) -> str:
     return _environment().get_template("claims.html.j2").render(sections=sections, grouped=len(sections) > 1)
 
 
-def render_ref(claim: Claim, page_path: str) -> str:
+def render_ref(claim: Claim, page_path: str, short: bool = False) -> str:
+    """A link to the claim on its engine's page; `short` shows the slug without the engine."""
     target = engine_page(claim.engine)
     href = "" if target == page_path else posixpath.relpath(target, posixpath.dirname(page_path) or ".")
-    return _environment().get_template("ref.html.j2").render(claim=claim, href=f"{href}#{claim_anchor(claim.id)}").strip()
+    name = claim.id.split("/", 1)[1] if short else claim.id
+    return _environment().get_template("ref.html.j2").render(
+        claim=claim, name=name, href=f"{href}#{claim_anchor(claim.id)}").strip()
 
 
 def render_engine_table(catalog: Catalog) -> str:
@@ -204,7 +212,7 @@ def render_engine_table(catalog: Catalog) -> str:
     return _environment().get_template("engines.html.j2").render(rows=rows)
 
 
-def render_coverage(catalog: Catalog, engines: list[str], page_path: str) -> str:
+def render_coverage(catalog: Catalog, engines: list[str]) -> str:
     """Per dimension and engine: how many claims of each label. Empty cells show what is missing."""
     counts = Counter((c.engine, c.dimension, c.label) for c in catalog.claims)
     layers = [
@@ -212,4 +220,25 @@ def render_coverage(catalog: Catalog, engines: list[str], page_path: str) -> str
     ]
     return _environment().get_template("coverage.html.j2").render(
         layers=layers, engines=[catalog.engines[e] for e in engines], counts=counts, labels=LABELS,
+    )
+
+
+def render_compare(catalog: Catalog, options: dict[str, str], page_path: str) -> str:
+    """One layer's dimensions against the engines: each cell links the claims on that row."""
+    layers = dict(catalog.layers)
+    if options.get("layer") not in layers:
+        raise RenderError(f"needs layer=KEY (layers: {', '.join(layers)})")
+    unknown = set(options) - {"layer", "engine"}
+    if unknown:
+        raise RenderError(f"unknown option {', '.join(sorted(unknown))} (options: layer, engine)")
+    engines = _analysed_engines(catalog, options.get("engine"))
+    rows = []
+    for dimension in (d for d in catalog.dimensions.values() if d.layer == options["layer"]):
+        cells = []
+        for engine in engines:
+            claims = [c for c in catalog.engine_claims(engine) if c.dimension == dimension.key]
+            cells.append([render_ref(claim, page_path, short=True) for claim in claims])
+        rows.append((dimension, cells))
+    return _environment().get_template("compare.html.j2").render(
+        engines=[catalog.engines[e] for e in engines], rows=rows,
     )
