@@ -188,3 +188,42 @@ def test_json_output(passing_project, demo, capsys):
     row = next(r for r in report["results"] if r["symbol"] == "Net::load")
     assert row | {"reason": None} == row and row["status"] == "ok" and row["line"] == 4 and row["kind"] == "definition"
     assert row["claim"] == "demo/net" and row["commit"] == shas[1] and row["file"] == "src/net.cpp"
+
+
+def test_a_candidate_pin_shows_what_breaks_without_touching_the_lock(demo_project, demo, capsys):
+    path, shas = demo
+    claims = """
+- id: demo/ops
+  label: verified
+  dimension: kernel.operators
+  text: The op enum lives in src/kernels/ops.c.
+  cites:
+    - {file: src/kernels/ops.c, symbol: run_op}
+- id: demo/net
+  label: verified
+  dimension: kind.unit-of-work
+  text: Net::load exists.
+  cites:
+    - {file: src/net.cpp, symbol: Net::load}
+"""
+    project = demo_project({"demo/a.yaml": claims})
+    assert run(project, "--repo", f"demo={path}")[0] == 0
+    lock_file = project / "claims" / "citecheck.lock"
+    before = lock_file.read_bytes()
+    # Moving the pin back to the first commit, where ops.c sat elsewhere:
+    code, out = run(project, "--repo", f"demo={path}", "--pin", f"demo={shas[0]}", capsys=capsys)
+    assert code == 1
+    assert "a.yaml:6: demo/ops: file missing: src/kernels/ops.c does not exist at" in out.out
+    assert "run_op occurs in src/ops.c" in out.out
+    assert f"demo @ {shas[0][:12]}" in out.out
+    assert lock_file.read_bytes() == before
+    code, out = run(project, "--repo", f"demo={path}", "--pin", "demo=abc", capsys=capsys)
+    assert code == 2 and "full 40-hex commit SHA" in out.err
+
+
+def test_a_symbol_gone_from_its_file_says_where_it_is_now(demo_project, demo, capsys):
+    path, _ = demo
+    project = demo_project({"demo/a.yaml": "- id: demo/x\n  label: verified\n  dimension: kind.category\n  text: t\n  cites:\n    - {file: src/net.cpp, symbol: run_op}\n"})
+    code, out = run(project, "--repo", f"demo={path}", capsys=capsys)
+    assert code == 1
+    assert "symbol not found: run_op is not in src/net.cpp outside comments at this commit; run_op occurs in src/kernels/ops.c" in out.out

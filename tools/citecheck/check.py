@@ -72,7 +72,7 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
                     else:
                         found = resolver.resolve_phrase(blob, cite.phrase)
                 except CheckFailure as error:
-                    if error.kind == "file missing" and cite.symbol:
+                    if error.kind in ("file missing", "symbol not found") and cite.symbol:
                         error.reason += _where_else(store, cite)
                     results.append(_cite_result(claim, cite, **_failed(error)))
                     continue
@@ -94,9 +94,10 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
 
 
 def _where_else(store, cite: Cite) -> str:
+    """Where the symbol's last name occurs at the commit: what a maintainer moving a pin needs."""
     word = cite.symbol.replace(".", "::").split("::")[-1]
-    files = store.files_mentioning(cite.commit, word)
-    return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs nowhere at this commit"
+    files = [f for f in store.files_mentioning(cite.commit, word, limit=6) if f != cite.file][:5]
+    return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs in no other file at this commit"
 
 
 def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: Path) -> list[Result]:

@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from enginekb.load import CLAIMS_DIR, find_root, load_catalog
+from enginekb.load import CLAIMS_DIR, SHA, find_root, load_catalog
 from enginekb.problems import CatalogError, display_path
 
 from .check import Result, check_offline, check_online, merge_lock
@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fetch", action="store_true", help="shallow-fetch pinned commits into a cache")
     parser.add_argument("--cache", type=Path, help="cache directory for --fetch")
     parser.add_argument("--no-write", action="store_true", help="do not refresh the lock after a passing run")
+    parser.add_argument("--pin", action="append", default=[], metavar="ENGINE=SHA",
+                        help="check against a candidate commit instead of the pin (implies --no-write)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
@@ -46,13 +48,22 @@ def main(argv: list[str] | None = None) -> int:
     except CatalogError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
-    unknown = [e for e in args.engine + [spec.split("=", 1)[0] for spec in args.repo] if e not in catalog.engines]
+    named = args.engine + [spec.split("=", 1)[0] for spec in args.repo + args.pin]
+    unknown = [e for e in named if e not in catalog.engines]
     if unknown:
         print(f"citecheck: unknown engine {', '.join(unknown)} (engines: {', '.join(catalog.engines)})", file=sys.stderr)
         return EXIT_USAGE
-    if any("=" not in spec for spec in args.repo):
-        print("citecheck: --repo takes ENGINE=PATH", file=sys.stderr)
+    if any("=" not in spec for spec in args.repo + args.pin):
+        print("citecheck: --repo takes ENGINE=PATH and --pin ENGINE=SHA", file=sys.stderr)
         return EXIT_USAGE
+    if args.pin and args.offline:
+        print("citecheck: --pin needs the repositories; it cannot be used with --offline", file=sys.stderr)
+        return EXIT_USAGE
+    for engine_id, commit in (spec.split("=", 1) for spec in args.pin):
+        if not SHA.match(commit):
+            print(f"citecheck: --pin {engine_id}={commit}: give a full 40-hex commit SHA", file=sys.stderr)
+            return EXIT_USAGE
+        catalog = catalog.with_pin(engine_id, commit)
     # Without --engine: every engine that has claims.
     engines = args.engine or [e for e in catalog.engines if catalog.engine_claims(e)]
     lock_path = root / CLAIMS_DIR / LOCK_NAME
@@ -72,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.cache:
             sources.cache = args.cache
         results, fresh = check_online(catalog, engines, sources)
-        if not args.no_write and all(r.ok for r in results):
+        # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
+        if not args.no_write and not args.pin and all(r.ok for r in results):
             write_lock(lock_path, merge_lock(lock, fresh, catalog, engines))
     elapsed = time.monotonic() - started
     claims_by_engine = Counter(c.engine for c in catalog.claims if c.engine in engines)

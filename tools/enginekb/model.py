@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +103,14 @@ class Catalog:
 
     def engine_claims(self, engine_id: str) -> list[Claim]:
         return [claim for claim in self.claims if claim.engine == engine_id]
+
+    def with_pin(self, engine_id: str, commit: str) -> Catalog:
+        """The same records with one engine pinned elsewhere: cites that followed the pin follow it."""
+        old = self.engines[engine_id].pin
+        engines = dict(self.engines) | {engine_id: replace(self.engines[engine_id], pin=commit)}
+        claims = [
+            replace(claim, cites=tuple(replace(c, commit=commit) if c.commit == old else c for c in claim.cites))
+            if claim.engine == engine_id else claim
+            for claim in self.claims
+        ]
+        return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids)
