@@ -9,6 +9,7 @@ from enginekb.model import Catalog, Claim, Cite, Count
 
 from .counts import compute_count
 from .errors import CheckFailure, CountMismatch, LockMissing
+from .gitstore import GitStore
 from .lock import Lock, cite_entry, cite_key, count_entry, count_key
 from .repos import RepositorySources
 from .resolve import Resolver
@@ -64,36 +65,42 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
             results += [_count_result(c, engine.pin, c.count, **_failed(error)) for c in claims if c.count]
             continue
         for claim in claims:
-            for cite in claim.cites:
-                try:
-                    blob = store.read(cite.commit, cite.file)
-                    if cite.symbol is not None:
-                        found = resolver.resolve_symbol(blob, cite.symbol, cite.contains)
-                    else:
-                        found = resolver.resolve_phrase(blob, cite.phrase)
-                except CheckFailure as error:
-                    if error.kind in ("file missing", "symbol not found") and cite.symbol:
-                        error.reason += _where_else(store, cite)
-                    results.append(_cite_result(claim, cite, **_failed(error)))
-                    continue
-                fresh.cites[cite_key(engine_id, cite)] = cite_entry(engine_id, cite, blob.sha, found.lines, found.kind)
-                results.append(_cite_result(claim, cite, status="ok", lines=found.lines, kind=found.kind))
+            results += [_check_cite(store, resolver, claim, cite, fresh) for cite in claim.cites]
             if claim.count:
-                try:
-                    value = compute_count(store, engine.pin, claim.count.how)
-                    if value != claim.count.value:
-                        raise CountMismatch(f"the claim says {claim.count.value}, the pin gives {value}")
-                except CheckFailure as error:
-                    results.append(_count_result(claim, engine.pin, claim.count, **_failed(error)))
-                    continue
-                fresh.counts[count_key(engine_id, engine.pin, claim.count)] = count_entry(engine_id, engine.pin, claim.count, value)
-                results.append(_count_result(claim, engine.pin, claim.count, status="ok", value=value))
+                results.append(_check_count(store, engine.pin, claim, fresh))
         if store is not None:
             store.close()
     return results, fresh
 
 
-def _where_else(store, cite: Cite) -> str:
+def _check_cite(store: GitStore, resolver: Resolver, claim: Claim, cite: Cite, fresh: Lock) -> Result:
+    try:
+        blob = store.read(cite.commit, cite.file)
+        if cite.symbol is not None:
+            found = resolver.resolve_symbol(blob, cite.symbol, cite.contains)
+        else:
+            found = resolver.resolve_phrase(blob, cite.phrase)
+    except CheckFailure as error:
+        if error.kind in ("file missing", "symbol not found") and cite.symbol:
+            error.reason += _where_else(store, cite)
+        return _cite_result(claim, cite, **_failed(error))
+    fresh.cites[cite_key(claim.engine, cite)] = cite_entry(claim.engine, cite, blob.sha, found.lines, found.kind)
+    return _cite_result(claim, cite, status="ok", lines=found.lines, kind=found.kind)
+
+
+def _check_count(store: GitStore, pin: str, claim: Claim, fresh: Lock) -> Result:
+    count = claim.count
+    try:
+        value = compute_count(store, pin, count.how)
+        if value != count.value:
+            raise CountMismatch(f"the claim says {count.value}, the pin gives {value}")
+    except CheckFailure as error:
+        return _count_result(claim, pin, count, **_failed(error))
+    fresh.counts[count_key(claim.engine, pin, count)] = count_entry(claim.engine, pin, count, value)
+    return _count_result(claim, pin, count, status="ok", value=value)
+
+
+def _where_else(store: GitStore, cite: Cite) -> str:
     """Where the symbol's last name occurs at the commit: what a maintainer moving a pin needs."""
     word = cite.symbol.replace(".", "::").split("::")[-1]
     files = [f for f in store.files_mentioning(cite.commit, word, limit=6) if f != cite.file][:5]
