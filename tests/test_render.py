@@ -98,6 +98,7 @@ def test_engine_table_and_coverage(site):
     catalog, lock = site
     html = render_page("<!-- kb:engines -->\n<!-- kb:coverage -->", "index.md", catalog, lock)
     assert catalog.engines["demo"].pin[:12] in html
+    assert '<a href="engines/demo.md">Demo</a>' in html and "no analysis yet" in html  # "other" has no claims
     assert "1 Verified" in html and "1 Unknown" in html
     assert "Other" not in html.split("kb-coverage")[1]  # engines without claims are left out by default
 

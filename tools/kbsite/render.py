@@ -10,6 +10,7 @@ import html
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -76,13 +77,27 @@ def engine_page(engine_id: str) -> str:
     return f"engines/{re.sub(r'[^a-z0-9]+', '_', engine_id)}.md"
 
 
-def render_page(markdown: str, page_path: str, catalog: Catalog, lock: Lock) -> str:
-    """`markdown` with each directive replaced by its rendering. `page_path` is relative to docs/."""
+Linker = Callable[[str], str]
+
+
+def relative_linker(page_path: str) -> Linker:
+    """Links between source files, e.g. `../engines/ncnn.md` (the generator's URL scheme is unknown)."""
+    here = posixpath.dirname(page_path) or "."
+    return lambda target: "" if target == page_path else posixpath.relpath(target, here)
+
+
+def render_page(markdown: str, page_path: str, catalog: Catalog, lock: Lock, link: Linker | None = None) -> str:
+    """`markdown` with each directive replaced by its rendering. `page_path` is relative to docs/.
+
+    Renderings are HTML, which site generators do not rewrite, so `link` turns a docs path into the
+    href to use from this page; the default links source files relative to each other.
+    """
+    link = link or relative_linker(page_path)
     errors, pieces, last = [], [], 0
     for directive in find_directives(markdown):
         pieces.append(markdown[last : directive.start])
         try:
-            pieces.append(_render_directive(directive, page_path, catalog, lock))
+            pieces.append(_render_directive(directive, catalog, lock, link))
         except RenderError as error:
             errors.append(f"{page_path}:{directive.line}: kb:{directive.name}: {error}")
         last = directive.end
@@ -92,19 +107,19 @@ def render_page(markdown: str, page_path: str, catalog: Catalog, lock: Lock) -> 
     return "".join(pieces)
 
 
-def _render_directive(directive: Directive, page_path: str, catalog: Catalog, lock: Lock) -> str:
+def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: Linker) -> str:
     if directive.name == "claims":
         return render_claim_list(select_claims(catalog, directive.options, directive.positional), catalog, lock)
     if directive.name == "claim":
         return render_claim_list([_claim(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock)
     if directive.name == "ref":
-        return ", ".join(render_ref(_claim(catalog, claim_id), page_path) for claim_id in _ids(directive))
+        return ", ".join(render_ref(_claim(catalog, claim_id), link) for claim_id in _ids(directive))
     if directive.name == "engines":
-        return render_engine_table(catalog)
+        return render_engine_table(catalog, link)
     if directive.name == "coverage":
         return render_coverage(catalog, _analysed_engines(catalog, directive.options.get("engine")))
     if directive.name == "compare":
-        return render_compare(catalog, directive.options, page_path)
+        return render_compare(catalog, directive.options, link)
     raise RenderError("unknown directive (known: claims, claim, ref, engines, coverage, compare)")
 
 
@@ -198,17 +213,22 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock) -> str:
     return _environment().get_template("claims.html.j2").render(sections=sections, grouped=len(sections) > 1)
 
 
-def render_ref(claim: Claim, page_path: str, short: bool = False) -> str:
+def render_ref(claim: Claim, link: Linker, short: bool = False) -> str:
     """A link to the claim on its engine's page; `short` shows the slug without the engine."""
-    target = engine_page(claim.engine)
-    href = "" if target == page_path else posixpath.relpath(target, posixpath.dirname(page_path) or ".")
+    href = link(engine_page(claim.engine))
     name = claim.id.split("/", 1)[1] if short else claim.id
     return _environment().get_template("ref.html.j2").render(
         claim=claim, name=name, href=f"{href}#{claim_anchor(claim.id)}").strip()
 
 
-def render_engine_table(catalog: Catalog) -> str:
-    rows = [(engine, len(catalog.engine_claims(engine.id))) for engine in catalog.engines.values()]
+def render_engine_table(catalog: Catalog, link: Linker) -> str:
+    """Every engine with its pin; an engine with an analysis links to its page."""
+    rows = []
+    for engine in catalog.engines.values():
+        claims = len(catalog.engine_claims(engine.id))
+        page = link(engine_page(engine.id)) if claims else ""
+        rows.append({"engine": engine, "claims": claims, "page": page,
+                     "repository": engine.repository.removeprefix("https://github.com/")})
     return _environment().get_template("engines.html.j2").render(rows=rows)
 
 
@@ -223,7 +243,7 @@ def render_coverage(catalog: Catalog, engines: list[str]) -> str:
     )
 
 
-def render_compare(catalog: Catalog, options: dict[str, str], page_path: str) -> str:
+def render_compare(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
     """One layer's dimensions against the engines: each cell links the claims on that row."""
     layers = dict(catalog.layers)
     if options.get("layer") not in layers:
@@ -237,7 +257,7 @@ def render_compare(catalog: Catalog, options: dict[str, str], page_path: str) ->
         cells = []
         for engine in engines:
             claims = [c for c in catalog.engine_claims(engine) if c.dimension == dimension.key]
-            cells.append([render_ref(claim, page_path, short=True) for claim in claims])
+            cells.append([render_ref(claim, link, short=True) for claim in claims])
         rows.append((dimension, cells))
     return _environment().get_template("compare.html.j2").render(
         engines=[catalog.engines[e] for e in engines], rows=rows,
