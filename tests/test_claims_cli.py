@@ -55,3 +55,19 @@ def test_lint_and_bad_input(demo_project, capsys):
     err = capsys.readouterr().err
     assert "a.yaml:11: demo/x: label: 'maybe' is not one of" in err and "1 problem(s)" in err
     assert main(["--root", str(project), "grep", "--engine", "nosuch"]) == 2
+
+
+def test_show_prints_the_claim_with_locked_lines_and_permalinks(demo_project, demo, capsys):
+    from citecheck.cli import main as citecheck
+
+    path, shas = demo
+    claims = "- id: demo/net\n  label: verified\n  dimension: kind.category\n  text: Net::load opens a file.\n  cites:\n    - {file: src/net.cpp, symbol: Net::load, contains: open_file}\n"
+    project = demo_project({"demo/a.yaml": claims})
+    assert citecheck(["--root", str(project), "--repo", f"demo={path}"]) == 0
+    capsys.readouterr()
+    assert main(["--root", str(project), "show", "demo/net"]) == 0
+    out = capsys.readouterr().out
+    assert "demo/net  [Verified]" in out and "claims/demo/a.yaml:1" in out
+    assert "cite: src/net.cpp Net::load contains 'open_file' (definition, lines 4-7)" in out
+    assert f"{path.as_uri()}/blob/{shas[1]}/src/net.cpp#L4-L7" in out
+    assert main(["--root", str(project), "show", "demo/none"]) == 2

@@ -6,11 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from enginekb.load import find_root, load_catalog
+from citecheck.lock import LOCK_NAME, read_lock
+from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import LABELS
 from enginekb.problems import CatalogError
 
-from . import grep, stats
+from . import grep, show, stats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("pattern", nargs="?", help="case-insensitive regex over id, text and cites")
     summary = commands.add_parser("stats", help="claims by engine and label; dimensions still lacking")
     summary.add_argument("--format", choices=("text", "json"), default="text")
+    show_one = commands.add_parser("show", help="claims in full, with cited lines and permalinks")
+    show_one.add_argument("ids", nargs="+", metavar="ID")
     commands.add_parser("lint", help="load every record and report every problem")
     return parser
 
@@ -43,6 +46,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "stats":
         result = stats.compute_stats(catalog)
         print(stats.format_json(result) if args.format == "json" else stats.format_text(result))
+        return 0
+    if args.command == "show":
+        missing = [claim_id for claim_id in args.ids if catalog.claim(claim_id) is None]
+        if missing:
+            print(f"claims: unknown claim {', '.join(missing)}", file=sys.stderr)
+            return 2
+        lock = read_lock(catalog.root / CLAIMS_DIR / LOCK_NAME)
+        print("\n\n".join(show.format_claim(catalog.claim(claim_id), catalog, lock) for claim_id in args.ids))
         return 0
     if args.engine and args.engine not in catalog.engines:
         print(f"claims: unknown engine {args.engine} (engines: {', '.join(catalog.engines)})", file=sys.stderr)
