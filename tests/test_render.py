@@ -114,3 +114,11 @@ def test_compare_links_each_engines_claims_per_row(site):
         render_page("<!-- kb:compare -->", "x.md", catalog, lock)
     with pytest.raises(RenderError, match="unknown option colour"):
         render_page("<!-- kb:compare layer=kind colour=red -->", "x.md", catalog, lock)
+
+
+def test_engine_card_shows_the_pin_and_label_counts(site):
+    catalog, lock = site
+    html = render_page("<!-- kb:engine demo -->", "engines/demo.md", catalog, lock)
+    assert catalog.engines["demo"].pin in html and "1 Verified" in html and "1 Unknown" in html
+    with pytest.raises(RenderError, match="unknown engine nosuch"):
+        render_page("<!-- kb:engine nosuch -->", "x.md", catalog, lock)

@@ -3,6 +3,7 @@
     <!-- kb:claims engine=ncnn dimension=device.memory -->   a list of claims (filters combine)
     <!-- kb:claim ncnn/vulkan-only-gpu -->                   one claim
     <!-- kb:ref ncnn/vulkan-only-gpu -->                     an inline link to a claim
+    <!-- kb:engine ncnn -->                                  one engine's pin and claim counts
     <!-- kb:engines -->                                      the engines and their pins
     <!-- kb:coverage engine=ncnn -->                         claims per dimension and label
 """

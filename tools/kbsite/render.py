@@ -116,11 +116,13 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return ", ".join(render_ref(_claim(catalog, claim_id), link) for claim_id in _ids(directive))
     if directive.name == "engines":
         return render_engine_table(catalog, link)
+    if directive.name == "engine":
+        return render_engine_card(catalog, _engines(catalog, ",".join(directive.positional) or None)[0])
     if directive.name == "coverage":
         return render_coverage(catalog, _analysed_engines(catalog, directive.options.get("engine")))
     if directive.name == "compare":
         return render_compare(catalog, directive.options, link)
-    raise RenderError("unknown directive (known: claims, claim, ref, engines, coverage, compare)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
@@ -240,6 +242,14 @@ def render_coverage(catalog: Catalog, engines: list[str]) -> str:
     ]
     return _environment().get_template("coverage.html.j2").render(
         layers=layers, engines=[catalog.engines[e] for e in engines], counts=counts, labels=LABELS,
+    )
+
+
+def render_engine_card(catalog: Catalog, engine_id: str) -> str:
+    """The pin an engine's page describes, and how its claims are labelled."""
+    labels = Counter(c.label for c in catalog.engine_claims(engine_id))
+    return _environment().get_template("engine.html.j2").render(
+        engine=catalog.engines[engine_id], labels=[(label, labels[label]) for label in LABELS if labels[label]],
     )
 
 
