@@ -1,20 +1,32 @@
 """A real strict build of the project's site, and a build that must fail on a bad page."""
 
+import posixpath
+import re
 import shutil
+from urllib.parse import urldefrag, urlsplit
 
-from sitebuild import build_site, project_config
+import pytest
+
 from enginekb.load import load_catalog
+from sitebuild import build_site, project_config
 from upstream import PROJECT
 
 
-def test_the_project_site_builds_strictly(tmp_path):
-    done = build_site(project_config(), tmp_path / "site")
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory):
+    """The project's site, built once with --strict for the tests of this module."""
+    out = tmp_path_factory.mktemp("built") / "site"
+    done = build_site(project_config(), out)
     assert done.returncode == 0, done.stderr
-    home = (tmp_path / "site" / "index.html").read_text()
+    return out
+
+
+def test_the_project_site_builds_strictly(built_site):
+    home = (built_site / "index.html").read_text()
     assert "kb-engines" in home and "kb-coverage" in home
-    ncnn = (tmp_path / "site" / "engines" / "ncnn" / "index.html").read_text()
+    ncnn = (built_site / "engines" / "ncnn" / "index.html").read_text()
     assert ncnn.count('class="kb-claim ') >= 60
-    compare = (tmp_path / "site" / "analysis" / "comparison" / "index.html").read_text()
+    compare = (built_site / "analysis" / "comparison" / "index.html").read_text()
     assert compare.count('class="kb-ref ') == len(load_catalog(PROJECT).claims)  # every claim appears once
     assert '<pre class="mermaid">' in ncnn
     assert "assets/vendor/mermaid/mermaid.min.js" in ncnn and "unpkg.com" not in ncnn and "cdn.jsdelivr" not in ncnn
@@ -29,14 +41,9 @@ def test_a_page_naming_an_unknown_claim_fails_the_build(tmp_path):
     assert "engines/ncnn.md:3: kb:claim: unknown claim 'ncnn/no-such-claim'" in done.stderr
 
 
-def test_every_link_inside_the_built_site_resolves_to_a_page_and_anchor(tmp_path):
+def test_every_link_inside_the_built_site_resolves_to_a_page_and_anchor(built_site):
     """Rendered claim lists and tables are HTML that MkDocs does not check, so check them here."""
-    import posixpath
-    import re
-    from urllib.parse import urldefrag, urlsplit
-
-    out = tmp_path / "site"
-    assert build_site(project_config(), out).returncode == 0
+    out = built_site
     pages = {p.relative_to(out).as_posix(): p.read_text() for p in out.rglob("*.html")}
     ids = {name: set(re.findall(r'\bid="([^"]+)"', text)) for name, text in pages.items()}
     checked, broken = 0, []
