@@ -146,15 +146,13 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
     return results
 
 
-def merge_lock(old: Lock, fresh: Lock, catalog: Catalog, checked: list[str]) -> Lock:
-    """The fresh entries for the engines just checked, plus still-referenced entries of the others."""
-    referenced_cites = {cite_key(c.engine, cite) for c in catalog.claims for cite in c.cites}
-    referenced_counts = {count_key(c.engine, catalog.engines[c.engine].pin, c.count) for c in catalog.claims if c.count}
+def merge_lock(current: Lock, fresh: Lock, checked: list[str]) -> Lock:
+    """The fresh entries of the engines just checked, and the current entries of every other engine.
+
+    Another engine's entries are kept as they are: its own run (perhaps a concurrent one, with claims
+    this run has not loaded) is the one that prunes them.
+    """
     merged = Lock(dict(fresh.cites), dict(fresh.counts))
-    for key, entry in old.cites.items():
-        if entry["engine"] not in checked and key in referenced_cites:
-            merged.cites.setdefault(key, entry)
-    for key, entry in old.counts.items():
-        if entry["engine"] not in checked and key in referenced_counts:
-            merged.counts.setdefault(key, entry)
+    merged.cites.update({k: e for k, e in current.cites.items() if e["engine"] not in checked})
+    merged.counts.update({k: e for k, e in current.counts.items() if e["engine"] not in checked})
     return merged

@@ -13,7 +13,7 @@ from enginekb.load import CLAIMS_DIR, SHA, find_root, load_catalog
 from enginekb.problems import CatalogError, display_path
 
 from .check import Result, check_offline, check_online, merge_lock
-from .lock import LOCK_NAME, LockError, read_lock, write_lock
+from .lock import LOCK_NAME, LockError, read_lock, update_lock
 from .repos import RepositorySources
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         results, fresh = check_online(catalog, engines, sources)
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
         if not args.no_write and not args.pin and all(r.ok for r in results):
-            write_lock(lock_path, merge_lock(lock, fresh, catalog, engines))
+            # Merged with the lock as it is at write time: another run may have refreshed other engines.
+            update_lock(lock_path, lambda current: merge_lock(current, fresh, engines))
     elapsed = time.monotonic() - started
     claims_by_engine = Counter(c.engine for c in catalog.claims if c.engine in engines)
     report = _json_report if args.format == "json" else _text_report

@@ -1,13 +1,18 @@
 """claims/citecheck.lock: what the last full check resolved, so that CI can check offline.
 
 Stable, sorted JSON, replaced atomically: a failed or interrupted run leaves the old lock intact.
+Writers take an exclusive file lock on a guard file beside it and re-read the lock under it, so two
+runs that check different engines at once both keep their entries.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import tempfile
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,3 +96,20 @@ def write_lock(path: Path, lock: Lock) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+@contextmanager
+def _guarded(path: Path):
+    """Hold an exclusive lock on `.citecheck.lock.guard` beside the lock (the lock itself is replaced)."""
+    with open(path.parent / f".{path.name}.guard", "a") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(guard, fcntl.LOCK_UN)
+
+
+def update_lock(path: Path, change: Callable[[Lock], Lock]) -> None:
+    """Read the lock as it is now, apply `change`, write the result: serialised across processes."""
+    with _guarded(path):
+        write_lock(path, change(read_lock(path)))
