@@ -122,3 +122,35 @@ def test_engine_card_shows_the_pin_and_label_counts(site):
     assert catalog.engines["demo"].pin in html and "1 Verified" in html and "1 Unknown" in html
     with pytest.raises(RenderError, match="unknown engine nosuch"):
         render_page("<!-- kb:engine nosuch -->", "x.md", catalog, lock)
+
+
+MODELS = """
+- id: demo/tts-family
+  label: unknown
+  dimension: kind.unit-of-work
+  text: A two-stage TTS family.
+  model:
+    family: DemoTTS
+    task: tts
+    stages: ["talker: an autoregressive `LM`", "codec <b>decoder</b>"]
+    streaming: chunked
+    deploy: [configs/demo_tts.yaml]
+"""
+
+
+def test_a_report_lives_on_its_own_page_and_renders_a_model_table(demo_project):
+    """claims/<engine>/<report>/*.yaml: its claims link to the report page and leave the engine page."""
+    catalog = load_catalog(demo_project({"demo/a.yaml": CLAIMS, "demo/models/tts.yaml": MODELS}))
+    claim = catalog.claim("demo/tts-family")
+    assert claim.report == "models" and claim.model.stages[1] == "codec <b>decoder</b>"
+    assert engine_page("demo", "models") == "engines/demo_models.md"
+    engine_html = render_page("<!-- kb:claims engine=demo label=unknown -->", "engines/demo.md", catalog, Lock())
+    assert "demo/gap" in engine_html and "demo/tts-family" not in engine_html
+    table = render_page("<!-- kb:models engine=demo task=tts -->", "engines/demo_models.md", catalog, Lock())
+    assert "<td>DemoTTS</td><td>tts</td>" in table
+    assert "<li>talker: an autoregressive <code>LM</code></li><li>codec &lt;b&gt;decoder&lt;/b&gt;</li>" in table
+    assert '<code>configs/demo_tts.yaml</code>' in table and 'href="#claim-demo-tts-family"' in table
+    ref = render_page("<!-- kb:ref demo/tts-family -->", "engines/demo.md", catalog, Lock())
+    assert 'href="demo_models.md#claim-demo-tts-family"' in ref
+    with pytest.raises(RenderError, match="selects no claim with a model"):
+        render_page("<!-- kb:models engine=demo task=vla -->", "x.md", catalog, Lock())

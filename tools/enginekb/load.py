@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema
 
-from .model import Catalog, Claim, Cite, Count, Dimension, Engine
+from .model import Catalog, Claim, Cite, Count, Dimension, Engine, ModelRow
 from .problems import CatalogError, Problem
 from .yamlfile import LocatedYaml, YamlError, load_yaml
 
@@ -114,7 +114,8 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
     if not isinstance(located.data, list):
         problems.append(Problem(path, 1, "-", "a claims file is a YAML list of claims"))
         return []
-    engine_id = path.relative_to(claims_dir).parts[0] if path.parent != claims_dir else ""
+    engine_id, *subdirectories = path.relative_to(claims_dir).parts[:-1] or [""]
+    report = "/".join(subdirectories)  # claims/<engine>/<report>/*.yaml live on the engine's <report> page
     engine = catalog.engines.get(engine_id)
     if engine is None:
         problems.append(Problem(path, 1, "-", f"unknown engine directory {engine_id!r} (engines: {', '.join(catalog.engines)})"))
@@ -134,7 +135,7 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
         if isinstance(raw.get("id"), str):
             catalog.ids.setdefault(raw["id"], []).append((path, line))
         if index not in invalid and engine is not None:
-            claim = _build_claim(raw, engine, path, located, index)
+            claim = _build_claim(raw, engine, report, path, located, index)
             problems.extend(_check_claim(claim))
             claims.append(claim)
     return claims
@@ -177,7 +178,7 @@ def _resolve_ref(schema: dict, ref: str) -> Any:
     return node
 
 
-def _build_claim(raw: dict, engine: Engine, path: Path, located: LocatedYaml, index: int) -> Claim:
+def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: LocatedYaml, index: int) -> Claim:
     cites = tuple(
         Cite(
             file=cite["file"],
@@ -189,7 +190,7 @@ def _build_claim(raw: dict, engine: Engine, path: Path, located: LocatedYaml, in
         )
         for position, cite in enumerate(raw.get("cites", []))
     )
-    count = raw.get("count")
+    count, model = raw.get("count"), raw.get("model")
     return Claim(
         id=raw["id"],
         engine=engine.id,
@@ -203,6 +204,9 @@ def _build_claim(raw: dict, engine: Engine, path: Path, located: LocatedYaml, in
         provenance=raw.get("provenance"),
         note=raw.get("note"),
         see=tuple(raw.get("see", ())),
+        report=report,
+        model=ModelRow(model["family"], model["task"], tuple(model["stages"]), model["streaming"],
+                       tuple(model.get("deploy", ()))) if model else None,
     )
 
 

@@ -72,6 +72,17 @@ class Count:
 
 
 @dataclass(frozen=True)
+class ModelRow:
+    """A model family as a row of a models report: what a claim about that family describes."""
+
+    family: str
+    task: str
+    stages: tuple[str, ...]
+    streaming: str
+    deploy: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Claim:
     id: str
     engine: str
@@ -85,6 +96,8 @@ class Claim:
     provenance: dict[str, str] | None = None
     note: str | None = None
     see: tuple[str, ...] = ()
+    report: str = ""  # sub-directory of the engine's claims: the report page the claim lives on
+    model: ModelRow | None = None
 
 
 @dataclass

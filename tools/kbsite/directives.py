@@ -6,6 +6,8 @@
     <!-- kb:engine ncnn -->                                  one engine's pin and claim counts
     <!-- kb:engines -->                                      the engines and their pins
     <!-- kb:coverage engine=ncnn -->                         claims per dimension and label
+    <!-- kb:compare layer=device -->                         one layer's dimensions against the engines
+    <!-- kb:models engine=vllm-omni task=tts -->             a report's model families, a row per claim
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from citecheck.lock import Lock, cite_key
 from enginekb.model import LABELS, Catalog, Claim
 
 from .directives import Directive, find_directives
+from .models import model_rows
 
 LABEL_TITLES = {
     "verified": "Verified",
@@ -29,7 +30,7 @@ LABEL_TITLES = {
     "repo-reported": "repo-reported",
     "measured": "measured",
 }
-FILTERS = ("engine", "dimension", "layer", "label")
+FILTERS = ("engine", "dimension", "layer", "label", "report")
 
 
 class RenderError(Exception):
@@ -72,9 +73,10 @@ def claim_anchor(claim_id: str) -> str:
     return "claim-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
 
 
-def engine_page(engine_id: str) -> str:
-    """The docs path of an engine's analysis page: llama.cpp -> engines/llama_cpp.md."""
-    return f"engines/{re.sub(r'[^a-z0-9]+', '_', engine_id)}.md"
+def engine_page(engine_id: str, report: str = "") -> str:
+    """The docs path of an engine's analysis page (llama.cpp -> engines/llama_cpp.md), or of one of its
+    reports (vllm-omni, models -> engines/vllm_omni_models.md)."""
+    return f"engines/{re.sub(r'[^a-z0-9]+', '_', '-'.join(filter(None, (engine_id, report))))}.md"
 
 
 Linker = Callable[[str], str]
@@ -122,7 +124,9 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_coverage(catalog, _analysed_engines(catalog, directive.options.get("engine")))
     if directive.name == "compare":
         return render_compare(catalog, directive.options, link)
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare)")
+    if directive.name == "models":
+        return render_models(catalog, directive.options, link)
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
@@ -152,7 +156,10 @@ def _engines(catalog: Catalog, value: str | None) -> list[str]:
 
 
 def select_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...] = ()) -> list[Claim]:
-    """Claims matching every filter given (engine, dimension, layer, label), in file order."""
+    """Claims matching every filter given (engine, dimension, layer, label, report), in file order.
+
+    `report` defaults to none: an engine page lists the engine's own claims, not its reports'.
+    """
     unknown_options = set(options) - set(FILTERS)
     if unknown_options:
         raise RenderError(f"unknown option {', '.join(sorted(unknown_options))} (filters: {', '.join(FILTERS)})")
@@ -172,6 +179,7 @@ def select_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...
         and (not options.get("dimension") or c.dimension in options["dimension"].split(","))
         and (not options.get("layer") or catalog.dimensions[c.dimension].layer in options["layer"].split(","))
         and (not options.get("label") or c.label in options["label"].split(","))
+        and c.report == options.get("report", "")
     ]
     if not selected:
         raise RenderError("selects no claim")
@@ -217,7 +225,7 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock) -> str:
 
 def render_ref(claim: Claim, link: Linker, short: bool = False) -> str:
     """A link to the claim on its engine's page; `short` shows the slug without the engine."""
-    href = link(engine_page(claim.engine))
+    href = link(engine_page(claim.engine, claim.report))
     name = claim.id.split("/", 1)[1] if short else claim.id
     return _environment().get_template("ref.html.j2").render(
         claim=claim, name=name, href=f"{href}#{claim_anchor(claim.id)}").strip()
@@ -251,6 +259,19 @@ def render_engine_card(catalog: Catalog, engine_id: str) -> str:
     return _environment().get_template("engine.html.j2").render(
         engine=catalog.engines[engine_id], labels=[(label, labels[label]) for label in LABELS if labels[label]],
     )
+
+
+def render_models(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
+    """A report's model table: `kb:models engine=vllm-omni report=models [task=tts,vla]`."""
+    unknown = set(options) - {"engine", "report", "task"}
+    if unknown or "engine" not in options:
+        raise RenderError("takes engine=ID, and optionally report=NAME (default models) and task=T1,T2")
+    engine = _engines(catalog, options["engine"])[0]
+    claims = model_rows(catalog, engine, options.get("report", "models"), options.get("task"))
+    if not claims:
+        raise RenderError("selects no claim with a model")
+    rows = [{"claim": claim, "ref": render_ref(claim, link, short=True)} for claim in claims]
+    return _environment().get_template("models.html.j2").render(rows=rows)
 
 
 def render_compare(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
