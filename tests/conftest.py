@@ -20,7 +20,7 @@ def demo_project(tmp_path, demo):
     path, shas = demo
 
     def build(claims: dict[str, str], **engine_fields) -> Path:
-        fields = {"pin": shas[1], "repository": path.as_uri()} | engine_fields
+        fields = {"pin": shas[1], "repository": "https://example.invalid/demo"} | engine_fields
         return make_project(tmp_path / "project", {"demo": fields, "other": {}}, claims)
 
     return build

@@ -85,7 +85,8 @@ def test_mirrors_directory_and_environment_variable(passing_project, demo, monke
     assert run(passing_project)[0] == 0
 
 
-def test_fetch_clones_the_pinned_commit_into_a_cache(passing_project, tmp_path, capsys):
+def test_fetch_clones_the_pinned_commit_into_a_cache(passing_project, demo, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CITECHECK_FETCH_URLS", f"other=https://example.invalid/x demo={demo[0].as_uri()}")
     cache = tmp_path / "cache"
     code, out = run(passing_project, "--fetch", "--cache", str(cache), "--engine", "demo", capsys=capsys)
     assert code == 0, out.out

@@ -69,5 +69,5 @@ def test_show_prints_the_claim_with_locked_lines_and_permalinks(demo_project, de
     out = capsys.readouterr().out
     assert "demo/net  [Verified]" in out and "claims/demo/a.yaml:1" in out
     assert "cite: src/net.cpp Net::load contains 'open_file' (definition, lines 4-7)" in out
-    assert f"{path.as_uri()}/blob/{shas[1]}/src/net.cpp#L4-L7" in out
+    assert f"https://example.invalid/demo/blob/{shas[1]}/src/net.cpp#L4-L7" in out
     assert main(["--root", str(project), "show", "demo/none"]) == 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import tempfile
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from enginekb.model import Cite, Count
 
 LOCK_NAME = "citecheck.lock"
 FORMAT_VERSION = 1
+TEMP_PREFIX = ".citecheck-"
 
 
 class LockError(Exception):
@@ -66,14 +68,41 @@ def read_lock(path: Path) -> Lock:
         return Lock()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != FORMAT_VERSION:
-            raise LockError(f"{path}: lock format version {data.get('version')!r}, expected {FORMAT_VERSION}")
-        return Lock(
-            {_cite_entry_key(e): e for e in data["cites"]},
-            {_count_entry_key(e): e for e in data["counts"]},
-        )
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise LockError(f"{path}: not a citecheck lock ({type(error).__name__}: {error})") from None
+    except OSError as error:
+        raise LockError(f"{path}: cannot be read ({error.strerror})") from None
+    except ValueError as error:
+        raise LockError(f"{path}: not a citecheck lock: not JSON ({error})") from None
+    if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+        version = data.get("version") if isinstance(data, dict) else None
+        raise LockError(f"{path}: lock format version {version!r}, expected {FORMAT_VERSION}")
+    cites, counts = data.get("cites"), data.get("counts")
+    if not isinstance(cites, list) or not isinstance(counts, list):
+        raise LockError(f"{path}: a lock holds lists `cites` and `counts`")
+    for index, entry in enumerate(cites):
+        _check_entry(path, "cites", index, entry, CITE_FIELDS)
+    for index, entry in enumerate(counts):
+        _check_entry(path, "counts", index, entry, COUNT_FIELDS)
+    return Lock({_cite_entry_key(e): e for e in cites}, {_count_entry_key(e): e for e in counts})
+
+
+CITE_FIELDS = {"engine": str, "commit": str, "file": str, "blob": str, "lines": list, "kind": str}
+COUNT_FIELDS = {"engine": str, "commit": str, "query": dict, "value": int}
+
+
+def _check_entry(path: Path, section: str, index: int, entry: object, fields: dict[str, type]) -> None:
+    """An entry the site and `claims show` can use as it is, or a LockError naming it."""
+    where = f"{path}: {section}[{index}]"
+    if not isinstance(entry, dict):
+        raise LockError(f"{where}: not an object")
+    wrong = [name for name, kind in fields.items() if not isinstance(entry.get(name), kind)]
+    if section == "cites" and not (isinstance(entry.get("symbol"), str) or isinstance(entry.get("phrase"), str)):
+        wrong.append("symbol or phrase")
+    if section == "cites" and "lines" not in wrong:
+        lines = entry["lines"]
+        if len(lines) != 2 or not all(isinstance(n, int) and n > 0 for n in lines) or lines[0] > lines[1]:
+            wrong.append("lines (two line numbers, first to last)")
+    if wrong:
+        raise LockError(f"{where}: missing or malformed {', '.join(wrong)}; refresh the lock with citecheck")
 
 
 def write_lock(path: Path, lock: Lock) -> None:
@@ -83,7 +112,7 @@ def write_lock(path: Path, lock: Lock) -> None:
         "counts": [lock.counts[key] for key in sorted(lock.counts)],
     }
     text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    handle, temporary = tempfile.mkstemp(prefix=".citecheck-", suffix=".lock", dir=path.parent)
+    handle, temporary = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".lock", dir=path.parent)
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -110,6 +139,29 @@ def _guarded(path: Path):
 
 
 def update_lock(path: Path, change: Callable[[Lock], Lock]) -> None:
-    """Read the lock as it is now, apply `change`, write the result: serialised across processes."""
-    with _guarded(path):
+    """Read the lock as it is now, apply `change`, write the result: serialised across processes.
+
+    A writer killed outright leaves its temporary file; holding the guard, no other writer is live,
+    so leftovers are removed here. SIGTERM during the write is turned into an exception, which
+    removes the temporary file of this run.
+    """
+    with _guarded(path), _terminate_as_exception():
+        for leftover in path.parent.glob(f"{TEMP_PREFIX}*.lock"):
+            leftover.unlink(missing_ok=True)
         write_lock(path, change(read_lock(path)))
+
+
+@contextmanager
+def _terminate_as_exception():
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -6,6 +6,7 @@ schema cannot know: the engines and dimensions that exist, unique ids, and refer
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from functools import cache
@@ -14,9 +15,9 @@ from typing import Any
 
 import jsonschema
 
-from .model import Catalog, Claim, Cite, Count, Dimension, Engine, ModelRow
+from .model import Catalog, Claim, Cite, Count, Dimension, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
-from .yamlfile import LocatedYaml, YamlError, load_yaml
+from .yamlfile import LocatedYaml, YamlError, load_yaml, read_text
 
 CLAIMS_DIR = "claims"
 ENGINES_FILE = "engines.yaml"
@@ -24,6 +25,10 @@ DIMENSIONS_FILE = "dimensions.yaml"
 SCHEMA_FILE = "claim.schema.json"
 ENGINE_FIELDS = ("id", "name", "repository", "pin", "pin_date", "licence", "study_commit")
 SHA = re.compile(r"^[0-9a-f]{40}$")
+ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+# Pages link to the repository: only an https URL without characters that could leave an attribute.
+HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?$")
+ID_LINE = re.compile(r"^\s*-?\s*id:\s*['\"]?([a-z0-9][a-z0-9.-]*/[a-z0-9][a-z0-9.-]*)", re.MULTILINE)
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -41,10 +46,17 @@ def load_catalog(root: Path) -> Catalog:
     engines = _load_engines(claims_dir / ENGINES_FILE, problems)
     layers, dimensions = _load_dimensions(claims_dir / DIMENSIONS_FILE, problems)
     catalog = Catalog(root, engines, layers, dimensions)
-    for path in sorted(claims_dir.rglob("*.yaml")):
-        if path.parent == claims_dir:
-            continue  # engines.yaml, dimensions.yaml
-        catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems))
+    for path in sorted(claims_dir.rglob("*")):
+        if path.suffix not in (".yaml", ".yml"):
+            continue
+        if path.suffix == ".yml":
+            problems.append(Problem(path, 0, "-", "records end in .yaml; this file would never be read"))
+        elif path.parent == claims_dir:
+            if path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
+                problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE} "
+                                                      f"and {DIMENSIONS_FILE} stand directly in claims/"))
+        else:
+            catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems))
     _check_references(catalog, problems)
     if problems:
         raise CatalogError(problems)
@@ -69,16 +81,49 @@ def _load_engines(path: Path, problems: list[Problem]) -> dict[str, Engine]:
     engines: dict[str, Engine] = {}
     for index, entry in enumerate(entries or []):
         line = located.line_of(("engines", index))
-        if not isinstance(entry, dict) or sorted(entry) != sorted(ENGINE_FIELDS):
-            problems.append(Problem(path, line, "-", f"an engine has exactly the fields {', '.join(ENGINE_FIELDS)}"))
+        if not isinstance(entry, dict):
+            problems.append(Problem(path, line, "-", f"an engine is a mapping of {', '.join(ENGINE_FIELDS)}"))
             continue
-        values = {name: str(entry[name]) for name in ENGINE_FIELDS}
-        if not SHA.match(values["pin"]) or not SHA.match(values["study_commit"]):
-            problems.append(Problem(path, line, values["id"], "pin and study_commit must be full 40-hex SHAs"))
+        name = str(entry.get("id", "-"))
+        missing = [f for f in ENGINE_FIELDS if f not in entry]
+        extra = sorted(str(f) for f in entry if f not in ENGINE_FIELDS)
+        if missing or extra:
+            problems.append(Problem(path, line, name, "; ".join(
+                part for part in (missing and f"missing field {', '.join(missing)}",
+                                  extra and f"unknown field {', '.join(extra)}") if part)))
+            continue
+        values = {field: entry[field] for field in ENGINE_FIELDS}
+        wrong = [field for field, value in values.items() if not isinstance(value, str)]
+        if wrong:
+            problems.append(Problem(path, line, name, f"{', '.join(wrong)}: expected a string"))
+            continue
+        for field, message in _engine_field_problems(values):
+            problems.append(Problem(path, located.line_of(("engines", index, field)), name, message))
         if values["id"] in engines:
-            problems.append(Problem(path, line, values["id"], "duplicate engine id"))
+            problems.append(Problem(path, line, name, "duplicate engine id"))
         engines[values["id"]] = Engine(**values)
     return engines
+
+
+def _engine_field_problems(values: dict[str, str]) -> list[tuple[str, str]]:
+    found = []
+    if not ENGINE_ID.match(values["id"]):
+        found.append(("id", "id: lower-case letters, digits, dots and hyphens"))
+    for field in ("pin", "study_commit"):
+        if not SHA.match(values[field]):
+            found.append((field, f"{field}: a full 40-hex commit SHA"))
+    if not HTTPS_URL.match(values["repository"]):
+        found.append(("repository", "repository: an https:// URL (letters, digits and ._~%/- only)"))
+    try:
+        datetime.date.fromisoformat(values["pin_date"])
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", values["pin_date"]):
+            raise ValueError
+    except ValueError:
+        found.append(("pin_date", f"pin_date: a date YYYY-MM-DD, not {values['pin_date']!r}"))
+    for field in ("name", "licence"):
+        if not values[field].strip():
+            found.append((field, f"{field}: must not be blank"))
+    return found
 
 
 def _load_dimensions(path: Path, problems: list[Problem]) -> tuple[list[tuple[str, str]], dict[str, Dimension]]:
@@ -87,29 +132,56 @@ def _load_dimensions(path: Path, problems: list[Problem]) -> tuple[list[tuple[st
     dimensions: dict[str, Dimension] = {}
     if located is None:
         return layers, dimensions
-    for index, layer in enumerate((located.data or {}).get("layers") or []):
-        try:
-            layers.append((layer["key"], layer["title"]))
-            for dimension in layer["dimensions"]:
-                if dimension["key"] in dimensions:
-                    problems.append(Problem(path, located.line_of(("layers", index)), "-", f"duplicate dimension {dimension['key']}"))
-                dimensions[dimension["key"]] = Dimension(dimension["key"], dimension["title"], layer["key"], layer["title"])
-        except (KeyError, TypeError):
-            problems.append(Problem(path, located.line_of(("layers", index)), "-", "a layer has key, title and dimensions of {key, title}"))
+    entries = located.data.get("layers") if isinstance(located.data, dict) else None
+    if not isinstance(entries, list):
+        problems.append(Problem(path, 1, "-", "expected a mapping with a list `layers`"))
+        return layers, dimensions
+    shape = "a layer has key, title and dimensions (a list of {key, title}), all strings"
+    for index, layer in enumerate(entries):
+        line = located.line_of(("layers", index))
+        if not (isinstance(layer, dict) and _strings(layer, "key", "title") and isinstance(layer.get("dimensions"), list)
+                and all(isinstance(d, dict) and _strings(d, "key", "title") for d in layer["dimensions"])):
+            problems.append(Problem(path, line, "-", shape))
+            continue
+        layers.append((layer["key"], layer["title"]))
+        for position, dimension in enumerate(layer["dimensions"]):
+            if dimension["key"] in dimensions:
+                where = located.line_of(("layers", index, "dimensions", position))
+                problems.append(Problem(path, where, "-", f"duplicate dimension {dimension['key']}"))
+            dimensions[dimension["key"]] = Dimension(dimension["key"], dimension["title"], layer["key"], layer["title"])
     if not dimensions:
         problems.append(Problem(path, 1, "-", "no dimensions defined"))
     return layers, dimensions
 
 
-@cache
+def _strings(mapping: dict, *keys: str) -> bool:
+    return all(isinstance(mapping.get(key), str) and mapping[key].strip() for key in keys)
+
+
 def _validator(schema_path: Path) -> jsonschema.protocols.Validator:
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    """The claims schema, read once per file content; a broken schema is a configuration error."""
+    try:
+        return _validator_for(read_text(schema_path))
+    except FileNotFoundError:
+        raise CatalogError([Problem(schema_path, 0, "-", "the claims schema is missing")]) from None
+    except YamlError as error:
+        raise CatalogError([Problem(schema_path, error.line, "-", error.message)]) from None
+    except (ValueError, jsonschema.SchemaError) as error:
+        message = getattr(error, "message", None) or str(error)
+        raise CatalogError([Problem(schema_path, getattr(error, "lineno", 0), "-", f"not a valid JSON Schema: {message}")]) from None
+
+
+@cache
+def _validator_for(text: str) -> jsonschema.protocols.Validator:
+    schema = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 
 
 def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem]) -> list[Claim]:
     located = _read(path, problems)
     if located is None:
+        _salvage_ids(path, catalog)
         return []
     if not isinstance(located.data, list):
         problems.append(Problem(path, 1, "-", "a claims file is a YAML list of claims"))
@@ -141,6 +213,16 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
     return claims
 
 
+def _salvage_ids(path: Path, catalog: Catalog) -> None:
+    """Register the ids of a file that does not parse, so `see:` into it is not a second, false error."""
+    try:
+        text = read_text(path)
+    except (OSError, YamlError):
+        return
+    for match in ID_LINE.finditer(text):
+        catalog.ids.setdefault(match.group(1), []).append((path, text.count("\n", 0, match.start()) + 1))
+
+
 def _claim_id(data: list, index: Any) -> str:
     if isinstance(index, int) and isinstance(data[index], dict) and isinstance(data[index].get("id"), str):
         return data[index]["id"]
@@ -151,8 +233,9 @@ def _schema_message(error: jsonschema.ValidationError, location: tuple, schema: 
     """A human sentence: the schema's own `x-message` where it has one, else jsonschema's.
 
     A failure inside an if/then/else branch takes the branch's message: that branch is the rule.
+    A wrong type is said plainly; `x-message` explains the rule that a value of the right type broke.
     """
-    message = error.schema.get("x-message") if isinstance(error.schema, dict) else None
+    message = error.schema.get("x-message") if isinstance(error.schema, dict) and error.validator != "type" else None
     path = list(error.absolute_schema_path)
     branches = [i for i, part in enumerate(path) if part in ("then", "else")]
     if message is None and branches:
@@ -255,7 +338,16 @@ def _check_references(catalog: Catalog, problems: list[Problem]) -> None:
         first_path, first_line = places[0]
         for path, line in places[1:]:
             problems.append(Problem(path, line, claim_id, f"duplicate id (first at {first_path.name}:{first_line})"))
+    anchors: dict[str, str] = {}
+    for claim_id in catalog.ids:
+        other = anchors.setdefault(claim_anchor(claim_id), claim_id)
+        if other != claim_id:
+            path, line = catalog.ids[claim_id][0]
+            problems.append(Problem(path, line, claim_id, f"id differs from {other!r} only in punctuation: "
+                                                          "both would get the same anchor on the page"))
     for claim in catalog.claims:
         for other in claim.see:
-            if other not in catalog.ids:
+            if other == claim.id:
+                problems.append(Problem(claim.path, claim.line, claim.id, "see: a claim cannot refer to itself"))
+            elif other not in catalog.ids:
                 problems.append(Problem(claim.path, claim.line, claim.id, f"see: unknown claim {other!r}"))

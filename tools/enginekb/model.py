@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
+
+
+def claim_anchor(claim_id: str) -> str:
+    """The HTML id of a claim on its page; lint rejects two ids with the same anchor."""
+    return "claim-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,47 @@
-"""Read YAML while keeping the line of every value, so that errors can name `path:line`."""
+"""Read the YAML subset the records use, keeping the line of every value so errors can name `path:line`.
+
+The subset: mappings with plain-scalar keys, sequences, and scalars that are strings, integers,
+floats, `true`/`false` or null. No anchors, aliases, merge keys or explicit tags (they let a few
+hundred bytes expand without bound, or name Python objects), no control characters, and bounds on
+size and nesting. `yes`, `no`, `on` and `off` are strings (YAML 1.2), so `OFF` in a cite means `OFF`,
+and dates stay strings, as written.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+MAX_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 32
+# C0 controls other than tab, line feed and carriage return; DEL; C1 controls.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+SCALAR_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null")}
+BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps dates as strings: records compare and print them as written."""
+try:  # libyaml's parser is ten times faster; its marks give the same lines
+    _Base = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Base = yaml.SafeLoader
+
+
+class _Loader(_Base):
+    """Dates stay strings; booleans are only true/false."""
 
 
 _Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    first: [(tag, regexp) for tag, regexp in resolvers
+            if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool")]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", BOOL, list("tTfF"))
+_CONSTRUCT = yaml.SafeLoader("")  # builds scalars only; never sees a document
 
 
 class YamlError(Exception):
@@ -41,38 +66,106 @@ class LocatedYaml:
         return self.lines.get(location, 1)
 
 
-def load_yaml(path: Path) -> LocatedYaml:
+def read_text(path: Path) -> str:
+    """A record file's text: a regular file, bounded in size, UTF-8, without control characters."""
     try:
-        text = path.read_text(encoding="utf-8")
+        # O_NONBLOCK: opening a FIFO named *.yaml must not wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except IsADirectoryError:
+        raise YamlError(path, 0, "is a directory, not a YAML file") from None
+    except OSError as error:
+        if isinstance(error, FileNotFoundError):
+            raise
+        raise YamlError(path, 0, f"cannot be read ({error.strerror})") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise YamlError(path, 0, "is not a regular file")
+        raw = handle.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise YamlError(path, 0, f"is larger than {MAX_BYTES // 1024 // 1024} MiB")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise YamlError(path, 1, f"not UTF-8 text ({error.reason})") from None
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise YamlError(path, line, f"not UTF-8 text ({error.reason})") from None
+    bad = CONTROL.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        raise YamlError(path, line, f"control character U+{ord(bad.group()):04X} (only tab and newline may appear)")
+    return text
+
+
+def load_yaml(path: Path) -> LocatedYaml:
+    return parse_yaml(read_text(path), path)
+
+
+def parse_yaml(text: str, path: Path) -> LocatedYaml:
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else 1
         raise YamlError(path, line, f"malformed YAML: {error.problem or error.context}") from None
+    except yaml.YAMLError as error:
+        raise YamlError(path, 1, f"malformed YAML: {error}") from None
+    except RecursionError:
+        raise YamlError(path, 1, f"nested deeper than {MAX_DEPTH} levels") from None
     located = LocatedYaml(path, None)
     if node is not None:
-        located.data = _to_python(node, (), located.lines, path, _Loader(""))
+        located.data = _Walk(path, located.lines).value(node, ())
     return located
 
 
-def _to_python(node: yaml.Node, location: tuple, lines: dict, path: Path, loader: _Loader) -> Any:
-    lines[location] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        result = {}
+@dataclass
+class _Walk:
+    path: Path
+    lines: dict[tuple, int]
+
+    def fail(self, node: yaml.Node, message: str) -> YamlError:
+        return YamlError(self.path, node.start_mark.line + 1, message)
+
+    def value(self, node: yaml.Node, location: tuple) -> Any:
+        if len(location) > MAX_DEPTH:
+            raise self.fail(node, f"nested deeper than {MAX_DEPTH} levels")
+        # The composer hands an alias back as the very node it names: meeting a node twice is an alias.
+        if id(node) in self.seen:
+            raise self.fail(node, "anchors and aliases (&name, *name) are not allowed in records")
+        self.seen[id(node)] = node
+        self.lines[location] = node.start_mark.line + 1
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != "tag:yaml.org,2002:seq":
+                raise self.fail(node, f"unsupported YAML tag {node.tag}")
+            return [self.value(item, location + (index,)) for index, item in enumerate(node.value)]
+        if node.tag != "tag:yaml.org,2002:map":
+            raise self.fail(node, f"unsupported YAML tag {node.tag}")
+        result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node) if isinstance(key_node, yaml.ScalarNode) else None
-            if not isinstance(key, (str, int)):
-                raise YamlError(path, key_node.start_mark.line + 1, "mapping keys must be plain scalars")
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise self.fail(key_node, "merge keys (<<) are not allowed in records")
+            if id(key_node) in self.seen:
+                raise self.fail(key_node, "anchors and aliases (&name, *name) are not allowed in records")
+            self.seen[id(key_node)] = key_node
+            key = self.scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                raise self.fail(key_node, "mapping keys must be plain strings or integers")
             if key in result:
-                raise YamlError(path, key_node.start_mark.line + 1, f"duplicate key {key!r}")
-            result[key] = _to_python(value_node, location + (key,), lines, path, loader)
-            lines[location + (key,)] = key_node.start_mark.line + 1
+                raise self.fail(key_node, f"duplicate key {key!r}")
+            result[key] = self.value(value_node, location + (key,))
+            self.lines[location + (key,)] = key_node.start_mark.line + 1
         return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_to_python(item, location + (index,), lines, path, loader) for index, item in enumerate(node.value)]
-    if node.tag.startswith("tag:yaml.org,2002:") or node.tag == "!":
-        return loader.construct_object(node)
-    raise YamlError(path, node.start_mark.line + 1, f"unsupported YAML tag {node.tag}")
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == "!":  # quoted or explicitly non-specific: a string
+            return node.value
+        if node.tag not in SCALAR_TAGS:
+            raise self.fail(node, f"unsupported YAML tag {node.tag}")
+        try:  # the tag's constructor called directly: construct_object would cache every node
+            return _CONSTRUCT.yaml_constructors[node.tag](_CONSTRUCT, node)
+        except (yaml.YAMLError, ValueError) as error:
+            raise self.fail(node, f"bad {node.tag.rsplit(':', 1)[-1]} value {node.value!r} ({error})") from None
+
+    def __post_init__(self) -> None:
+        self.seen: dict[int, yaml.Node] = {}  # nodes kept alive so that their ids stay unique

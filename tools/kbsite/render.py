@@ -17,7 +17,7 @@ from functools import cache
 import jinja2
 
 from citecheck.lock import Lock, cite_key
-from enginekb.model import LABELS, Catalog, Claim
+from enginekb.model import LABELS, Catalog, Claim, claim_anchor
 
 from .directives import Directive, find_directives
 from .models import model_rows
@@ -67,10 +67,6 @@ def prose(text: str) -> str:
     """Escape a record's text, then turn `backticks` into code spans: records cannot inject HTML."""
     escaped = html.escape(text, quote=True)
     return jinja2.utils.markupsafe.Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped))
-
-
-def claim_anchor(claim_id: str) -> str:
-    return "claim-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
 
 
 def engine_page(engine_id: str, report: str = "") -> str:
