@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 from citecheck.lock import LOCK_NAME, read_lock
+from citecheck.report import internal_error
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import LABELS
 from enginekb.problems import CatalogError
 
-from . import grep, show, stats
+from . import grep, lint, show, stats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,20 +29,41 @@ def build_parser() -> argparse.ArgumentParser:
     summary.add_argument("--format", choices=("text", "json"), default="text")
     show_one = commands.add_parser("show", help="claims in full, with cited lines and permalinks")
     show_one.add_argument("ids", nargs="+", metavar="ID")
-    commands.add_parser("lint", help="load every record and report every problem")
+    check = commands.add_parser("lint", help="load every record and report every problem")
+    check.add_argument("--format", choices=lint.FORMATS, default="text",
+                       help="text (default), github (workflow-command annotations) or junit (XML)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Exit 0 on success, 1 when grep finds nothing, 2 on bad records or usage, 3 on an internal error."""
     args = build_parser().parse_args(argv)
     try:
-        catalog = load_catalog(Path(args.root).resolve() if args.root else find_root())
+        return run(args)
+    except Exception as error:  # anything unforeseen is a bug in the tool: a message, no traceback
+        return internal_error("claims", error)
+
+
+def run(args: argparse.Namespace) -> int:
+    root = Path(args.root).resolve() if args.root else None
+    fmt = getattr(args, "format", "text") if args.command == "lint" else "text"
+    try:
+        root = root or find_root()
+        catalog = load_catalog(root)
     except CatalogError as error:
-        print(error, file=sys.stderr)
+        if fmt == "github":
+            print(lint.format_github(error.problems, root or Path.cwd()))
+        elif fmt == "junit":
+            print(lint.format_junit(error.problems, root or Path.cwd()))
+        else:
+            print(lint.format_text(error.problems), file=sys.stderr)
         print(f"claims: {len(error.problems)} problem(s)", file=sys.stderr)
         return 2
     if args.command == "lint":
-        print(f"claims: {len(catalog.claims)} claims load cleanly")
+        if fmt == "junit":
+            print(lint.format_junit([], root))
+        else:
+            print(f"claims: {len(catalog.claims)} claims load cleanly")
         return 0
     if args.command == "stats":
         result = stats.compute_stats(catalog)
