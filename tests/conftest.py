@@ -24,3 +24,10 @@ def demo_project(tmp_path, demo):
         return make_project(tmp_path / "project", {"demo": fields, "other": {}}, claims)
 
     return build
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """Each test gets its own citecheck cache: results never leak between tests or from the user's."""
+    monkeypatch.setenv("CITECHECK_CACHE", str(tmp_path / "citecheck-cache"))
+    return tmp_path / "citecheck-cache"

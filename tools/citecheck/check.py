@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from enginekb.model import Catalog, Claim, Cite, Count
+from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
+from .cache import ResolveCache, default_cache_dir, load_cache, save_cache
 from .counts import compute_count
 from .errors import CheckFailure, CountMismatch, LockMissing
 from .gitstore import GitStore
@@ -49,49 +52,126 @@ def _failed(error: CheckFailure) -> dict:
     return {"status": "fail", "reason": f"{error.kind}: {error.reason}", "failure": error.kind}
 
 
-def check_online(catalog: Catalog, engines: list[str], sources: RepositorySources) -> tuple[list[Result], Lock]:
-    """Resolve every cite and count in the real repositories; return results and fresh lock entries."""
+def check_online(catalog: Catalog, engines: list[str], sources: RepositorySources,
+                 cache_dir: Path | None | str = "default", jobs: int | None = None) -> tuple[list[Result], Lock]:
+    """Resolve every cite and count in the real repositories; return results and fresh lock entries.
+
+    The cache in `cache_dir` (default: $CITECHECK_CACHE, else ~/.cache/enginekb/citecheck; None: no
+    cache) answers what an earlier run resolved from the same inputs and learns what this run
+    resolves. Engines with work left run in up to `jobs` processes (default: the usable cores).
+    """
+    if cache_dir == "default":
+        cache_dir = Path(os.environ["CITECHECK_CACHE"]) if os.environ.get("CITECHECK_CACHE") else default_cache_dir()
+    jobs = jobs or len(os.sched_getaffinity(0))
+    cache = load_cache(cache_dir)
+    tasks = [(catalog.engines[e], catalog.engine_claims(e)) for e in engines]
+    busy = [task for task in tasks if not _all_cached(cache, *task)]
+    outcomes: dict[str, tuple[list[Result], Lock, ResolveCache]] = {}
+    if jobs > 1 and len(busy) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(busy))) as pool:
+            # Largest first, so that the long engine does not start last.
+            ordered = sorted(busy, key=lambda task: -sum(len(c.cites) for c in task[1]))
+            futures = {task[0].id: pool.submit(_check_engine, *task, sources, cache) for task in ordered}
+            outcomes = {engine_id: future.result() for engine_id, future in futures.items()}
     results: list[Result] = []
     fresh = Lock()
-    resolver = Resolver()
-    for engine_id in engines:
-        engine = catalog.engines[engine_id]
-        claims = catalog.engine_claims(engine_id)
-        commits = {cite.commit for claim in claims for cite in claim.cites} | {engine.pin}
-        try:
-            store = sources.open(engine, commits) if claims else None
-        except CheckFailure as error:
-            results += [_cite_result(c, cite, **_failed(error)) for c in claims for cite in c.cites]
-            results += [_count_result(c, engine.pin, c.count, **_failed(error)) for c in claims if c.count]
-            continue
-        for claim in claims:
-            results += [_check_cite(store, resolver, claim, cite, fresh) for cite in claim.cites]
-            if claim.count:
-                results.append(_check_count(store, engine.pin, claim, fresh))
-        if store is not None:
-            store.close()
+    for engine, claims in tasks:
+        engine_results, engine_lock, learned = outcomes.get(engine.id) or _check_engine(engine, claims, sources, cache)
+        results += engine_results
+        fresh.cites.update(engine_lock.cites)
+        fresh.counts.update(engine_lock.counts)
+        cache.merge(learned)
+    save_cache(cache_dir, cache)
     return results, fresh
 
 
-def _check_cite(store: GitStore, resolver: Resolver, claim: Claim, cite: Cite, fresh: Lock) -> Result:
+def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim]) -> bool:
+    for claim in claims:
+        for cite in claim.cites:
+            blob = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
+            if blob is None or _cached_cite(cache, blob, cite) is None:
+                return False
+        if claim.count and cache.count_key(engine.pin, claim.count.query) not in cache.counts:
+            return False
+    return True
+
+
+def _cached_cite(cache: ResolveCache, blob: str, cite: Cite) -> list | None:
+    return cache.cites.get(cache.cite_key(blob, cite.file, cite.target_kind, cite.target, cite.contains))
+
+
+class _LazyStore:
+    """The engine's repository, opened on the first cache miss: a warm run opens none."""
+
+    def __init__(self, engine: Engine, claims: list[Claim], sources: RepositorySources):
+        self.engine, self.claims, self.sources = engine, claims, sources
+        self.store: GitStore | None = None
+        self.failure: CheckFailure | None = None  # an engine-wide failure is met once, then repeated
+
+    def get(self) -> GitStore:
+        if self.failure is not None:
+            raise self.failure
+        if self.store is None:
+            commits = {cite.commit for claim in self.claims for cite in claim.cites} | {self.engine.pin}
+            try:
+                self.store = self.sources.open(self.engine, commits)
+            except CheckFailure as error:
+                self.failure = error
+                raise
+        return self.store
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySources,
+                  cache: ResolveCache) -> tuple[list[Result], Lock, ResolveCache]:
+    """One engine's results, lock entries and what it added to the cache (picklable: runs in a worker)."""
+    before = ResolveCache(cache.resolver, dict(cache.blobs), dict(cache.cites), dict(cache.counts))
+    results: list[Result] = []
+    fresh = Lock()
+    store = _LazyStore(engine, claims, sources)
+    resolver = Resolver()
     try:
-        blob = store.read(cite.commit, cite.file)
-        if cite.symbol is not None:
-            found = resolver.resolve_symbol(blob, cite.symbol, cite.contains)
-        else:
-            found = resolver.resolve_phrase(blob, cite.phrase)
+        for claim in claims:
+            results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in claim.cites]
+            if claim.count:
+                results.append(_check_count(store, cache, engine.pin, claim, fresh))
+    finally:
+        store.close()
+    return results, fresh, cache.new_entries(before)
+
+
+def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, claim: Claim, cite: Cite,
+                fresh: Lock) -> Result:
+    blob_sha = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
+    hit = _cached_cite(cache, blob_sha, cite) if blob_sha else None
+    try:
+        if hit is None:
+            blob = store.get().read(cite.commit, cite.file)
+            cache.blobs[cache.blob_key(cite.commit, cite.file)] = blob_sha = blob.sha
+            if cite.symbol is not None:
+                found = resolver.resolve_symbol(blob, cite.symbol, cite.contains)
+            else:
+                found = resolver.resolve_phrase(blob, cite.phrase)
+            hit = [*found.lines, found.kind]
+            cache.cites[cache.cite_key(blob.sha, cite.file, cite.target_kind, cite.target, cite.contains)] = hit
     except CheckFailure as error:
         if error.kind in ("file missing", "symbol not found") and cite.symbol:
-            error.reason += _where_else(store, cite)
+            error.reason += _where_else(store.get(), cite)
         return _cite_result(claim, cite, **_failed(error))
-    fresh.cites[cite_key(claim.engine, cite)] = cite_entry(claim.engine, cite, blob.sha, found.lines, found.kind)
-    return _cite_result(claim, cite, status="ok", lines=found.lines, kind=found.kind)
+    lines, kind = (hit[0], hit[1]), hit[2]
+    fresh.cites[cite_key(claim.engine, cite)] = cite_entry(claim.engine, cite, blob_sha, lines, kind)
+    return _cite_result(claim, cite, status="ok", lines=lines, kind=kind)
 
 
-def _check_count(store: GitStore, pin: str, claim: Claim, fresh: Lock) -> Result:
+def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim, fresh: Lock) -> Result:
     count = claim.count
     try:
-        value = compute_count(store, pin, count.how)
+        value = cache.counts.get(cache.count_key(pin, count.query))
+        if value is None:
+            value = cache.counts[cache.count_key(pin, count.query)] = compute_count(store.get(), pin, count.how)
         if value != count.value:
             raise CountMismatch(f"the claim says {count.value}, the pin gives {value}")
     except CheckFailure as error:

@@ -9,14 +9,12 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from .model import Catalog, Claim, Cite, Count, Dimension, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
+from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml, YamlError, load_yaml, read_text
 
 CLAIMS_DIR = "claims"
@@ -158,26 +156,6 @@ def _strings(mapping: dict, *keys: str) -> bool:
     return all(isinstance(mapping.get(key), str) and mapping[key].strip() for key in keys)
 
 
-def _validator(schema_path: Path) -> jsonschema.protocols.Validator:
-    """The claims schema, read once per file content; a broken schema is a configuration error."""
-    try:
-        return _validator_for(read_text(schema_path))
-    except FileNotFoundError:
-        raise CatalogError([Problem(schema_path, 0, "-", "the claims schema is missing")]) from None
-    except YamlError as error:
-        raise CatalogError([Problem(schema_path, error.line, "-", error.message)]) from None
-    except (ValueError, jsonschema.SchemaError) as error:
-        message = getattr(error, "message", None) or str(error)
-        raise CatalogError([Problem(schema_path, getattr(error, "lineno", 0), "-", f"not a valid JSON Schema: {message}")]) from None
-
-
-@cache
-def _validator_for(text: str) -> jsonschema.protocols.Validator:
-    schema = json.loads(text)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
 def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem]) -> list[Claim]:
     located = _read(path, problems)
     if located is None:
@@ -192,12 +170,10 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
     if engine is None:
         problems.append(Problem(path, 1, "-", f"unknown engine directory {engine_id!r} (engines: {', '.join(catalog.engines)})"))
     invalid = set()
-    validator = _validator(claims_dir / SCHEMA_FILE)
-    for error in validator.iter_errors(located.data):
-        location = tuple(error.absolute_path)
+    for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).errors(located.data):
         index = location[0] if location else None
         invalid.add(index)
-        problems.append(Problem(path, located.line_of(location), _claim_id(located.data, index), _schema_message(error, location, validator.schema)))
+        problems.append(Problem(path, located.line_of(location), _claim_id(located.data, index), message))
     claims = []
     for index, raw in enumerate(located.data):
         if not isinstance(raw, dict):
@@ -227,38 +203,6 @@ def _claim_id(data: list, index: Any) -> str:
     if isinstance(index, int) and isinstance(data[index], dict) and isinstance(data[index].get("id"), str):
         return data[index]["id"]
     return "-"
-
-
-def _schema_message(error: jsonschema.ValidationError, location: tuple, schema: dict) -> str:
-    """A human sentence: the schema's own `x-message` where it has one, else jsonschema's.
-
-    A failure inside an if/then/else branch takes the branch's message: that branch is the rule.
-    A wrong type is said plainly; `x-message` explains the rule that a value of the right type broke.
-    """
-    message = error.schema.get("x-message") if isinstance(error.schema, dict) and error.validator != "type" else None
-    path = list(error.absolute_schema_path)
-    branches = [i for i, part in enumerate(path) if part in ("then", "else")]
-    if message is None and branches:
-        message = _schema_at(schema, path[: branches[-1] + 1]).get("x-message")
-    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in location[1:]).lstrip(".")
-    return f"{field}: {message or error.message}" if field else (message or error.message)
-
-
-def _schema_at(schema: dict, path: list) -> Any:
-    """The subschema at a jsonschema error's schema path, following local `$ref`s on the way."""
-    node: Any = schema
-    for part in path:
-        while isinstance(node, dict) and part not in node and "$ref" in node:
-            node = _resolve_ref(schema, node["$ref"])
-        node = _resolve_ref(schema, node["$ref"]) if part == "$ref" else node[part]
-    return node
-
-
-def _resolve_ref(schema: dict, ref: str) -> Any:
-    node: Any = schema
-    for name in ref.removeprefix("#/").split("/"):
-        node = node[name]
-    return node
 
 
 def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: LocatedYaml, index: int) -> Claim:

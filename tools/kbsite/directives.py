@@ -17,6 +17,14 @@ import shlex
 from dataclasses import dataclass
 
 DIRECTIVE = re.compile(r"<!--\s*kb:(?P<name>[a-z]+)(?P<args>[^>]*?)\s*-->")
+# Anything that looks meant as a directive: a misspelling must fail, not stay an invisible comment.
+LOOKALIKE = re.compile(r"<!--\s*kb\s*:", re.IGNORECASE)
+
+
+class DirectiveError(Exception):
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line, self.message = line, message
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 
 
@@ -31,21 +39,33 @@ class Directive:
 
 
 def find_directives(markdown: str) -> list[Directive]:
-    """Directives outside fenced code blocks, in page order."""
+    """Directives outside fenced code blocks, in page order; DirectiveError for a malformed one."""
     found = []
     fenced = _fenced_spans(markdown)
+    matched = set()
     for match in DIRECTIVE.finditer(markdown):
         if any(start <= match.start() < end for start, end in fenced):
             continue
+        matched.add(match.start())
+        line = markdown.count("\n", 0, match.start()) + 1
         positional, options = [], {}
-        for word in shlex.split(match.group("args")):
+        try:
+            words = shlex.split(match.group("args"))
+        except ValueError as error:
+            raise DirectiveError(line, f"kb:{match.group('name')}: cannot read its arguments ({error})") from None
+        if len(match.group("args")) > 0 and not match.group("args")[0].isspace():
+            raise DirectiveError(line, f"kb:{match.group('name')}{match.group('args').split()[0]}: not a directive name")
+        for word in words:
             key, sep, value = word.partition("=")
             if sep:
                 options[key] = value
             else:
                 positional.append(word)
-        line = markdown.count("\n", 0, match.start()) + 1
         found.append(Directive(match.group("name"), tuple(positional), options, line, match.start(), match.end()))
+    for match in LOOKALIKE.finditer(markdown):
+        if match.start() not in matched and not any(start <= match.start() < end for start, end in fenced):
+            line = markdown.count("\n", 0, match.start()) + 1
+            raise DirectiveError(line, "malformed directive: write <!-- kb:name args --> (lower-case name, no space after kb:)")
     return found
 
 

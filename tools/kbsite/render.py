@@ -19,7 +19,7 @@ import jinja2
 from citecheck.lock import Lock, cite_key
 from enginekb.model import LABELS, Catalog, Claim, claim_anchor
 
-from .directives import Directive, find_directives
+from .directives import Directive, DirectiveError, find_directives
 from .models import model_rows
 
 LABEL_TITLES = {
@@ -30,6 +30,7 @@ LABEL_TITLES = {
     "repo-reported": "repo-reported",
     "measured": "measured",
 }
+BLANK_LINES = re.compile(r"\n\s*\n")
 FILTERS = ("engine", "dimension", "layer", "label", "report")
 
 
@@ -56,17 +57,45 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        finalize=_one_line,
     )
     env.filters["prose"] = prose
+    env.filters["plain"] = plain
     env.globals["LABEL_TITLES"] = LABEL_TITLES
     env.globals["anchor"] = claim_anchor
     return env
 
 
+INLINE_CODE = re.compile(r"`([^`]+)`")
+STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])")
+
+
+def _one_line(value):
+    """Every value from a record is put on one line: a blank line would end the HTML block and let
+    the rest be read as Markdown (headings, links, broken tables). Our own HTML passes untouched."""
+    if isinstance(value, str) and not isinstance(value, jinja2.utils.markupsafe.Markup):
+        return " ".join(value.split())
+    return value
+
+
 def prose(text: str) -> str:
-    """Escape a record's text, then turn `backticks` into code spans: records cannot inject HTML."""
-    escaped = html.escape(text, quote=True)
-    return jinja2.utils.markupsafe.Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped))
+    """A record's text as safe inline HTML: everything escaped, then `code`, **strong** and *emphasis*.
+
+    Nothing else of Markdown is honoured, links included: a record cannot inject HTML or a URL.
+    """
+    escaped = html.escape(" ".join(text.split()), quote=True)
+    pieces = INLINE_CODE.split(escaped)  # odd pieces are code: no emphasis inside
+    for index in range(0, len(pieces), 2):
+        pieces[index] = EMPHASIS.sub(r"<em>\1</em>", STRONG.sub(r"<strong>\1</strong>", pieces[index]))
+    for index in range(1, len(pieces), 2):
+        pieces[index] = f"<code>{pieces[index]}</code>"
+    return jinja2.utils.markupsafe.Markup("".join(pieces))
+
+
+def plain(text: str) -> str:
+    """A record's text for an attribute or tooltip: the inline markers dropped, escaped by the template."""
+    return STRONG.sub(r"\1", EMPHASIS.sub(r"\1", " ".join(text.split()).replace("`", "")))
 
 
 def engine_page(engine_id: str, report: str = "") -> str:
@@ -92,10 +121,15 @@ def render_page(markdown: str, page_path: str, catalog: Catalog, lock: Lock, lin
     """
     link = link or relative_linker(page_path)
     errors, pieces, last = [], [], 0
-    for directive in find_directives(markdown):
+    try:
+        directives = find_directives(markdown)
+    except DirectiveError as error:
+        raise RenderError(f"{page_path}:{error.line}: {error.message}") from None
+    for directive in directives:
         pieces.append(markdown[last : directive.start])
         try:
-            pieces.append(_render_directive(directive, catalog, lock, link))
+            # No blank line inside a rendering: Markdown would end the HTML block there.
+            pieces.append(BLANK_LINES.sub("\n", _render_directive(directive, catalog, lock, link)))
         except RenderError as error:
             errors.append(f"{page_path}:{directive.line}: kb:{directive.name}: {error}")
         last = directive.end

@@ -1,0 +1,93 @@
+"""Validate a claims file against claims/claim.schema.json, fast when it is valid, precise when not.
+
+A valid file passes a validator compiled to Python by fastjsonschema (the schema uses only keywords
+that draft-07 and 2020-12 read alike). A file it rejects is checked again by jsonschema, which finds
+every error, each with its location and the schema's own `x-message` where there is one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+
+from .problems import CatalogError, Problem
+from .yamlfile import YamlError, read_text
+
+
+class ClaimsSchema:
+    def __init__(self, schema: dict):
+        self.schema = schema
+        fast = {k: v for k, v in schema.items() if k not in ("$id", "$schema")}
+        self._fast = fastjsonschema.compile(fast | {"$schema": "http://json-schema.org/draft-07/schema#"}, handlers={})
+
+    @staticmethod
+    def at(path: Path) -> ClaimsSchema:
+        """The schema in `path`; a missing or broken schema is a configuration error (CatalogError)."""
+        try:
+            return _compiled(read_text(path))
+        except FileNotFoundError:
+            raise CatalogError([Problem(path, 0, "-", "the claims schema is missing")]) from None
+        except YamlError as error:
+            raise CatalogError([Problem(path, error.line, "-", error.message)]) from None
+        except json.JSONDecodeError as error:
+            raise CatalogError([Problem(path, error.lineno, "-", f"not JSON: {error.msg}")]) from None
+        except (fastjsonschema.JsonSchemaDefinitionException, TypeError, AttributeError, ValueError) as error:
+            raise CatalogError([Problem(path, 0, "-", f"not a usable JSON Schema ({error})")]) from None
+
+    def errors(self, data: Any) -> Iterator[tuple[tuple, str]]:
+        """(location, message) for every error in `data`; nothing for a valid file."""
+        try:
+            self._fast(data)
+            return
+        except fastjsonschema.JsonSchemaValueException:
+            pass
+        import jsonschema  # only a file with errors pays for the full validator
+
+        for error in jsonschema.Draft202012Validator(self.schema).iter_errors(data):
+            location = tuple(error.absolute_path)
+            yield location, _message(error, location, self.schema)
+
+
+@cache
+def _compiled(text: str) -> ClaimsSchema:
+    schema = json.loads(text)
+    if not isinstance(schema, dict):
+        raise ValueError("the schema is not a JSON object")
+    return ClaimsSchema(schema)
+
+
+def _message(error, location: tuple, schema: dict) -> str:
+    """A human sentence: the schema's own `x-message` where it has one, else jsonschema's.
+
+    A failure inside an if/then/else branch takes the branch's message: that branch is the rule.
+    A wrong type is said plainly; `x-message` explains the rule that a value of the right type broke.
+    """
+    message = error.schema.get("x-message") if isinstance(error.schema, dict) and error.validator != "type" else None
+    path = list(error.absolute_schema_path)
+    branches = [i for i, part in enumerate(path) if part in ("then", "else")]
+    if message is None and branches:
+        message = _schema_at(schema, path[: branches[-1] + 1]).get("x-message")
+    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in location[1:]).lstrip(".")
+    return f"{field}: {message or error.message}" if field else (message or error.message)
+
+
+def _schema_at(schema: dict, path: list) -> Any:
+    """The subschema at a jsonschema error's schema path, following local `$ref`s on the way."""
+    node: Any = schema
+    for part in path:
+        while isinstance(node, dict) and part not in node and "$ref" in node:
+            node = _resolve_ref(schema, node["$ref"])
+        node = _resolve_ref(schema, node["$ref"]) if part == "$ref" else node[part]
+    return node
+
+
+def _resolve_ref(schema: dict, ref: str) -> Any:
+    node: Any = schema
+    for name in ref.removeprefix("#/").split("/"):
+        node = node[name]
+    return node
