@@ -162,14 +162,14 @@ def test_bad_records_exit_2_with_every_problem(demo_project, capsys):
 def test_offline_fails_on_missing_and_stale_entries(passing_project, demo, capsys):
     path, _ = demo
     code, out = run(passing_project, "--offline", capsys=capsys)
-    assert code == 1 and "not in lock: no lock entry for this cite" in out.out
+    assert code == 1 and out.out.count("lock missing: there is no lock") == 1 and "not in lock" not in out.out
     assert run(passing_project, "--repo", f"demo={path}")[0] == 0
     claims_file = passing_project / "claims" / "demo" / "a.yaml"
     claims_file.write_text(claims_file.read_text().replace("symbol: Net}", "symbol: demo::Net}"))
     code, out = run(passing_project, "--offline", capsys=capsys)
     assert code == 1
     assert "a.yaml:7: demo/net: not in lock" in out.out
-    assert "citecheck.lock:0: -: stale lock entry" in out.out
+    assert "citecheck.lock:0: -: stale lock entry: no claim cites demo src/net.h 'Net'" in out.out
     assert run(passing_project, "--repo", f"demo={path}")[0] == 0  # a real run refreshes the lock
     assert run(passing_project, "--offline")[0] == 0
     assert not any(e.get("symbol") == "Net" for e in read_lock(passing_project / "claims" / "citecheck.lock").cites.values())

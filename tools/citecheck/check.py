@@ -188,7 +188,13 @@ def _where_else(store: GitStore, cite: Cite) -> str:
 
 
 def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: Path) -> list[Result]:
-    """Check that the lock holds an entry for every cite and count, and nothing else."""
+    """Check that the lock holds an entry for every cite and count, and nothing else.
+
+    Without a lock file that is one cause, reported once, not once per cite.
+    """
+    if not lock_path.exists():
+        return [Result("-", ",".join(engines), "", "", "", "fail", lock_path, 0, failure="lock missing",
+                       reason="lock missing: there is no lock; run citecheck against the repositories to write it")]
     results: list[Result] = []
     used_cites, used_counts = set(), set()
     for engine_id in engines:
@@ -218,11 +224,13 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
     for key, entry in sorted(lock.cites.items()):
         if entry["engine"] in engines and key not in used_cites:
             results.append(Result("-", entry["engine"], entry["commit"], entry["file"], key[4], "fail", lock_path, 0,
-                                  reason="stale lock entry: no claim cites it; refresh the lock", failure="stale lock entry"))
+                                  reason=f"stale lock entry: no claim cites {entry['engine']} {entry['file']} {key[4]!r}; "
+                                         "refresh the lock", failure="stale lock entry"))
     for key, entry in sorted(lock.counts.items()):
         if entry["engine"] in engines and key not in used_counts:
             results.append(Result("-", entry["engine"], entry["commit"], "", key[2], "fail", lock_path, 0, kind="count",
-                                  reason="stale lock entry: no claim counts it; refresh the lock", failure="stale lock entry"))
+                                  reason=f"stale lock entry: no claim counts {entry['engine']} {key[2]}; refresh the lock",
+                                  failure="stale lock entry"))
     return results
 
 

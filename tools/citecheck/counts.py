@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .cfamily import C_SUFFIXES, enum_members
-from .errors import SymbolNotFound
+from .errors import FileMissing, SymbolNotFound
 from .gitstore import GitStore
 
 
@@ -18,7 +18,11 @@ def compute_count(store: GitStore, sha: str, how: dict) -> int:
     if "glob" in how:
         wanted = ("directory",) if how.get("entries") == "directories" else ("file", "symlink")
         pattern = glob_to_regex(how["glob"])
-        return sum(1 for e in store.entries(sha) if e.kind in wanted and pattern.fullmatch(e.path) and kept(e.path))
+        matched = [e for e in store.entries(sha) if e.kind in wanted and pattern.fullmatch(e.path)]
+        if not matched:
+            # Zero from a glob cannot tell an absence from a mistyped path: state absences in text.
+            raise FileMissing(f"nothing at {sha[:12]} matches {how['glob']!r}")
+        return sum(1 for e in matched if kept(e.path))
     blob = store.read(sha, how["file"])
     if "lines" in how:
         pattern = re.compile(how["lines"])

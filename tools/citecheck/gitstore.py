@@ -56,6 +56,8 @@ class GitStore:
             commit = self.repo.commit(sha)
         except (BadName, BadObject, ValueError):
             raise CommitMissing(f"commit {sha} is not in {self.path}") from None
+        except (OSError, git.GitCommandError) as error:
+            raise RepositoryUnavailable(f"{self.path} cannot be read ({type(error).__name__})") from None
         if commit.hexsha != sha:
             raise CommitMissing(f"{sha} names {commit.hexsha}, not a full commit SHA")
         return commit
@@ -72,6 +74,9 @@ class GitStore:
                 node = node[part]
             except KeyError:
                 raise FileMissing(f"{path} does not exist at {sha[:12]}" + self._moved_hint(sha, path)) from None
+            except (ValueError, OSError, BadObject, git.GitCommandError) as error:
+                raise RepositoryUnavailable(f"{self.path} is damaged: the tree of {here} cannot be read "
+                                            f"({type(error).__name__})") from None
             if node.type == "submodule":
                 raise NotRegularFile(f"{here} is a submodule entry at {sha[:12]}, not a file")
             if node.type == "blob" and node.mode & 0o170000 == SYMLINK_MODE:
@@ -80,7 +85,11 @@ class GitStore:
             raise NotRegularFile(f"{path} is a directory at {sha[:12]}, not a file")
         data = self._blobs.get(node.hexsha)
         if data is None:
-            data = self._blobs[node.hexsha] = node.data_stream.read()
+            try:
+                data = self._blobs[node.hexsha] = node.data_stream.read()
+            except (ValueError, OSError, BadObject, git.GitCommandError) as error:
+                raise RepositoryUnavailable(f"{self.path} is damaged: blob {node.hexsha[:12]} of {path} cannot be "
+                                            f"read ({type(error).__name__})") from None
         if b"\0" in data[:BINARY_PROBE]:
             raise NotRegularFile(f"{path} is a binary file at {sha[:12]}")
         return Blob(path, node.hexsha, data)
@@ -89,7 +98,10 @@ class GitStore:
     def entries(self, sha: str) -> tuple[TreeEntry, ...]:
         """Every path in the commit's tree, directories included."""
         self.commit(sha)
-        listing = self.repo.git.ls_tree("-r", "-t", "-z", "--full-tree", sha)
+        try:
+            listing = self.repo.git.ls_tree("-r", "-t", "-z", "--full-tree", sha)
+        except git.GitCommandError as error:
+            raise RepositoryUnavailable(f"{self.path} is damaged: cannot list {sha[:12]} ({error.stderr.strip()})") from None
         entries = []
         for record in filter(None, listing.split("\0")):
             meta, path = record.split("\t", 1)
