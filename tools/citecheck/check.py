@@ -148,9 +148,12 @@ def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, clai
     blob_sha = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
     hit = _cached_cite(cache, blob_sha, cite) if blob_sha else None
     try:
-        if hit is None:
+        if blob_sha is None:  # a new commit: the path may still name a blob resolved before
             blob = store.get().read(cite.commit, cite.file)
             cache.blobs[cache.blob_key(cite.commit, cite.file)] = blob_sha = blob.sha
+            hit = _cached_cite(cache, blob_sha, cite)
+        if hit is None:
+            blob = store.get().read(cite.commit, cite.file)
             if cite.symbol is not None:
                 found = resolver.resolve_symbol(blob, cite.symbol, cite.contains)
             else:

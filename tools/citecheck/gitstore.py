@@ -62,6 +62,13 @@ class GitStore:
             raise CommitMissing(f"{sha} names {commit.hexsha}, not a full commit SHA")
         return commit
 
+    def resolve_revision(self, revision: str) -> str:
+        """The full SHA of a commit, branch or tag of this repository."""
+        try:
+            return self.repo.commit(revision).hexsha
+        except (BadName, BadObject, ValueError, git.GitCommandError):
+            raise CommitMissing(f"{revision} names no commit in {self.path}") from None
+
     def read(self, sha: str, path: str) -> Blob:
         """The blob at `path` in `sha`, walking the tree one component at a time."""
         node = self.commit(sha).tree
@@ -143,3 +150,15 @@ def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
         if done.returncode != 0:
             raise RepositoryUnavailable(f"could not fetch {sha[:12]} from {url}: {done.stderr.strip()}")
     return cache
+
+
+def fetch_revision(url: str, revision: str, cache: Path) -> str:
+    """Shallow-fetch a branch, tag or commit of `url` into the bare repository `cache`; its SHA."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+    done = subprocess.run(["git", "-C", str(cache), "fetch", "-q", "--depth", "1", url, revision],
+                          env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RepositoryUnavailable(f"could not fetch {revision} from {url}: {done.stderr.strip()}")
+    head = subprocess.run(["git", "-C", str(cache), "rev-parse", "FETCH_HEAD^{commit}"],
+                          env=env, capture_output=True, text=True, check=True)
+    return head.stdout.strip()

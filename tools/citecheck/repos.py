@@ -33,6 +33,10 @@ class RepositorySources:
         if self.mirrors is None and os.environ.get(MIRRORS_VARIABLE):
             self.mirrors = Path(os.environ[MIRRORS_VARIABLE])
 
+    def fetch_url(self, engine: Engine) -> str:
+        urls = dict(pair.split("=", 1) for pair in os.environ.get(FETCH_URLS_VARIABLE, "").split() if "=" in pair)
+        return urls.get(engine.id, engine.repository)
+
     def open(self, engine: Engine, commits: set[str]) -> GitStore:
         """The engine's repository; with --fetch, the pinned commits are fetched into the cache."""
         if engine.id in self.repos:
@@ -41,9 +45,8 @@ class RepositorySources:
             return GitStore(self.mirrors / engine.id)
         if self.fetch:
             path = self.cache / engine.id
-            urls = dict(pair.split("=", 1) for pair in os.environ.get(FETCH_URLS_VARIABLE, "").split() if "=" in pair)
             for commit in sorted(commits):
-                fetch_pinned(urls.get(engine.id, engine.repository), commit, path)
+                fetch_pinned(self.fetch_url(engine), commit, path)
             return GitStore(path)
         looked = f"{self.mirrors / engine.id} does not exist" if self.mirrors else "no mirrors directory given"
         raise RepositoryUnavailable(

@@ -1,0 +1,111 @@
+"""`citecheck drift` on a fixture upstream whose third commit exercises every drift class."""
+
+import json
+
+from citecheck.drift import drift
+from citecheck.drift_cli import main
+from citecheck.gitstore import GitStore
+from enginekb.load import load_catalog
+from upstream import SECOND_TREE, make_upstream
+
+# At the pin (SECOND_TREE): Net::load and Net::forward in src/net.cpp, run_op in src/kernels/ops.c,
+# `class Net` in src/net.h, two backend directories.
+CLAIMS = """
+- id: demo/same
+  label: verified
+  dimension: kind.category
+  text: The scheduler is a class.
+  cites: [{file: engine/sched.py, symbol: Scheduler}]
+- id: demo/moved
+  label: verified
+  dimension: kind.unit-of-work
+  text: "`Net::forward` returns 0."
+  cites: [{file: src/net.cpp, symbol: Net::forward}]
+- id: demo/renamed
+  label: verified
+  dimension: kernel.operators
+  text: "`run_op` tests for addition."
+  cites: [{file: src/kernels/ops.c, symbol: run_op}]
+- id: demo/changed
+  label: verified
+  dimension: runner.lifecycle
+  text: "`Net::load` opens the file."
+  cites: [{file: src/net.cpp, symbol: Net::load}]
+- id: demo/broken
+  label: verified
+  dimension: kind.process-model
+  text: "`Net` is declared in net.h."
+  cites: [{file: src/net.h, symbol: Net}]
+- id: demo/backends
+  label: verified
+  dimension: device.accelerators
+  text: Two backend directories.
+  cites: [{file: src/backends/cpu/cpu.c, symbol: cpu_init}]
+  count: {value: 2, how: {glob: 'src/backends/*', entries: directories}}
+- id: demo/reader
+  label: inferred
+  dimension: runner.format
+  text: Loading depends on the file layout.
+  see: [demo/changed]
+"""
+
+NET_CPP_THIRD = """\
+#include "net.h"
+namespace demo {
+int helper_added_above();
+
+int Net::load(const char* path)
+{
+    return open_file(path, 0);
+}
+
+int Net::forward()
+{
+    return 0;
+}
+}
+"""
+THIRD_TREE = {k: v for k, v in SECOND_TREE.items() if k not in ("src/kernels/ops.c", "src/net.h", "src/net.cpp")} | {
+    "src/ops/ops.c": SECOND_TREE["src/kernels/ops.c"],  # renamed, byte-identical
+    "src/net.h": "#pragma once\nnamespace demo { int net_api(); }\n",  # class Net gone
+    "src/net.cpp": NET_CPP_THIRD,  # forward moves down a line; load's body changes
+    "src/backends/npu/npu.c": "int npu_init(void) { return 0; }\n",  # a third backend
+}
+
+
+def _project(demo_project, tmp_path):
+    """An upstream whose first commit is the demo pin's tree and whose second is THIRD_TREE."""
+    upstream = make_upstream(tmp_path / "moving", [SECOND_TREE, THIRD_TREE])
+    return upstream, demo_project({"demo/a.yaml": CLAIMS}, pin=upstream[1][0])
+
+
+def test_each_cite_gets_its_drift_class(demo_project, tmp_path):
+    (upstream, (pin, candidate)), project = _project(demo_project, tmp_path)
+    report = drift(load_catalog(project), "demo", GitStore(upstream), candidate)
+    status = {c.claim: c.status for c in report.cites}
+    assert status == {"demo/same": "unchanged", "demo/moved": "moved", "demo/renamed": "moved",
+                      "demo/changed": "changed", "demo/broken": "broken", "demo/backends": "unchanged"}
+    by_claim = {c.claim: c for c in report.cites}
+    assert by_claim["demo/renamed"].new_file == "src/ops/ops.c"
+    assert by_claim["demo/moved"].old_lines != by_claim["demo/moved"].new_lines
+    assert "-    return open_file(path);\n+    return open_file(path, 0);" in by_claim["demo/changed"].diff
+    assert "symbol not found" in by_claim["demo/broken"].reason
+    assert [(c.claim, c.old, c.new) for c in report.counts] == [("demo/backends", 2, 3)]
+    assert report.to_reread == {"demo/backends": [], "demo/broken": [], "demo/changed": ["demo/reader"]}
+    assert report.tally() == {"unchanged": 2, "moved": 2, "changed": 1, "broken": 1, "counts changed": 1}
+
+
+def test_drift_command_prints_text_and_json_and_never_writes_the_lock(demo_project, tmp_path, capsys):
+    (upstream, (pin, candidate)), project = _project(demo_project, tmp_path)
+    args = ["--root", str(project), "--engine", "demo", "--repo", f"demo={upstream}", "--to", candidate]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"demo: {pin[:12]} -> {candidate[:12]}: 2 unchanged, 2 moved, 1 changed, 1 broken, 1 counts changed")
+    assert "count   demo/backends: 2 -> 3" in out and "demo/changed  <- demo/reader" in out
+    assert main(args + ["--format", "json"]) == 1
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["tally"]["changed"] == 1 and report["new"] == candidate
+    assert not (project / "claims" / "citecheck.lock").exists()
+    assert main(args[:-1] + [pin]) == 0  # against itself: everything unchanged
+    assert "6 unchanged, 0 moved, 0 changed, 0 broken, 0 counts changed" in capsys.readouterr().out
+    assert main(args[:-1] + ["no-such-branch"]) == 2
