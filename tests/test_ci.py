@@ -83,6 +83,51 @@ def _uses(workflow: dict) -> list[str]:
     return [step["uses"].split("@")[0] for job in workflow["jobs"].values() for step in job.get("steps", []) if "uses" in step]
 
 
+EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_workflow_scripts_parse_and_references_resolve(path):
+    """What the schema cannot see: every `run:` script is valid bash (expressions stood in for), every
+    `needs` names a job, and every `steps.ID` / `needs.JOB` an expression reads exists."""
+    workflow = load_workflow(path)
+    jobs = workflow["jobs"]
+    for job_id, job in jobs.items():
+        needs = job.get("needs", [])
+        needs = [needs] if isinstance(needs, str) else needs
+        assert set(needs) <= set(jobs) - {job_id}, f"{job_id}: needs {needs}"
+        step_ids = {step["id"] for step in job.get("steps", []) if "id" in step}
+        text = yaml.safe_dump(job)
+        for expression in EXPRESSION.findall(text):
+            for step_id in re.findall(r"\bsteps\.([\w-]+)\.", expression):
+                assert step_id in step_ids, f"{job_id}: no step {step_id} for {expression}"
+            for needed in re.findall(r"\bneeds\.([\w-]+)\.", expression):
+                assert needed in needs, f"{job_id}: {expression} reads a job it does not need"
+        for step in job.get("steps", []):
+            if "run" in step:
+                script = EXPRESSION.sub("placeholder", step["run"])
+                done = subprocess.run(["bash", "-n", "-c", script], capture_output=True, text=True)
+                assert done.returncode == 0, f"{job_id}: {step.get('name', step['run'][:40])}: {done.stderr}"
+
+
+def test_upstream_matrix_lists_the_engines_that_have_claims(tmp_path):
+    """The `engines` job's script, run here with pip stubbed out: it lists engines with records."""
+    upstream = load_workflow(PROJECT / ".github/workflows/upstream.yml")
+    script = next(s["run"] for s in upstream["jobs"]["engines"]["steps"] if s.get("id") == "list")
+    stub = tmp_path / "bin" / "python"
+    stub.parent.mkdir()
+    stub.write_text(f'#!/bin/sh\n[ "$1 $2" = "-m pip" ] && exit 0\nexec {sys.executable} "$@"\n')
+    stub.chmod(0o755)
+    output = tmp_path / "output"
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=PROJECT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{stub.parent}:{os.environ['PATH']}", "GITHUB_OUTPUT": str(output)})
+    assert done.returncode == 0, done.stderr
+    name, value = output.read_text().strip().split("=", 1)
+    engines = yaml.safe_load((PROJECT / "claims/engines.yaml").read_text())["engines"]
+    expected = [e["id"] for e in engines if any((PROJECT / "claims" / e["id"]).glob("**/*.yaml"))]
+    assert name == "engines" and json.loads(value) == expected and expected
+
+
 def test_ci_runs_the_readme_test_command_on_every_push_and_pull_request():
     ci = load_workflow(PROJECT / ".github/workflows/ci.yml")
     assert {"push", "pull_request"} <= set(ci["on"]) and ci["on"]["push"] is None  # every branch
