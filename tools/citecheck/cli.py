@@ -14,7 +14,7 @@ from enginekb.problems import CatalogError, display_path
 from .check import Result, check_offline, check_online, merge_lock
 from .lock import LOCK_NAME, LockError, read_lock, update_lock
 from .repos import RepositorySources
-from .report import EXIT_INTERNAL, FORMATS, REPORTS, github_problems, internal_error
+from .report import FORMATS, REPORTS, github_problems, guarded
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # and EXIT_INTERNAL (3): a bug in citecheck itself
 
@@ -43,10 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     """Exit 0 when everything passes, 1 when a cite or count fails, 2 on a usage or configuration
     error, 3 on an internal error (a message, no traceback)."""
     args = build_parser().parse_args(argv)
-    try:
-        return run(args)
-    except Exception as error:  # anything unforeseen is a bug in citecheck, not the user's mistake
-        return internal_error("citecheck", error)
+    return guarded("citecheck", run, args)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -95,6 +95,20 @@ def junit_document(name: str, suites: list[tuple[str, dict[str, str], list[dict]
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(top, encoding="unicode")
 
 
+def guarded(program: str, run, args) -> int:
+    """`run(args)`, with anything unforeseen turned into a message and exit 3 instead of a traceback."""
+    try:
+        return run(args)
+    except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print(f"{program}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # a bug in the tool, not the user's mistake
+        return internal_error(program, error)
+
+
 def internal_error(program: str, error: BaseException) -> int:
     """What a user sees when the tool itself breaks: no traceback unless asked for, exit 3."""
     print(f"{program}: internal error: {type(error).__name__}: {error}", file=sys.stderr)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from citecheck.lock import LOCK_NAME, read_lock
-from citecheck.report import internal_error
+from citecheck.report import guarded
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import LABELS
 from enginekb.problems import CatalogError
@@ -38,10 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Exit 0 on success, 1 when grep finds nothing, 2 on bad records or usage, 3 on an internal error."""
     args = build_parser().parse_args(argv)
-    try:
-        return run(args)
-    except Exception as error:  # anything unforeseen is a bug in the tool: a message, no traceback
-        return internal_error("claims", error)
+    return guarded("claims", run, args)
 
 
 def run(args: argparse.Namespace) -> int:
