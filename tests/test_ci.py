@@ -430,3 +430,14 @@ def test_an_internal_error_exits_3_from_a_separate_process(demo_project):
                           env={k: v for k, v in os.environ.items() if k != "ENGINEKB_TRACEBACK"})
     assert done.returncode == 3
     assert done.stderr.startswith("citecheck: internal error: KeyError: 'engine'\n") and "Traceback" not in done.stderr
+
+
+def test_citecheck_drift_is_reached_through_the_citecheck_command(demo_project, demo, capsys):
+    """The upstream workflow calls `citecheck drift --engine E --to REV --fetch --format json`."""
+    path, shas = demo
+    project = demo_project({"demo/a.yaml": "- id: demo/net\n  label: verified\n  dimension: kind.category\n  text: t\n"
+                                           "  cites:\n    - {file: src/net.cpp, symbol: Net::load}\n"})
+    argv = ["drift", "--root", str(project), "--engine", "demo", "--repo", f"demo={path}", "--format", "json"]
+    assert citecheck.cli.main(argv + ["--to", shas[1]]) == 0  # the pin against itself: nothing drifts
+    json.loads(capsys.readouterr().out)
+    assert citecheck.cli.main(argv + ["--to", "no-such-branch"]) == 2
