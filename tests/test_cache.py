@@ -4,7 +4,7 @@ import pytest
 
 from citecheck import cache as cache_module
 from citecheck.check import check_online
-from citecheck.errors import RepositoryUnavailable
+from citecheck.gitstore import GitStore
 from citecheck.repos import RepositorySources
 from citecheck.resolve import Resolver
 from enginekb.load import load_catalog
@@ -39,20 +39,29 @@ def run(project, upstream, cache_dir):
     return results
 
 
-def test_a_second_run_resolves_nothing_and_opens_no_repository(moving, counted, tmp_path, monkeypatch):
+def test_a_second_run_resolves_nothing_and_reads_no_blob(moving, counted, tmp_path, monkeypatch):
     upstream, shas, project_at = moving
     project = project_at(shas[0])
     assert all(r.ok for r in run(project, upstream, tmp_path / "c"))
     assert len(counted) == 6
     counted.clear()
 
-    def refuse(self, engine, commits):
-        raise RepositoryUnavailable("a warm run must not open the repository")
+    def refuse(self, sha, path):
+        raise AssertionError(f"a warm run read {path}")
 
-    monkeypatch.setattr(RepositorySources, "open", refuse)
+    monkeypatch.setattr(GitStore, "read", refuse)
     results = run(project, upstream, tmp_path / "c")
     assert all(r.ok for r in results) and counted == []
     assert {r.claim: r.lines for r in results if r.claim == "demo/moved"} == {"demo/moved": (9, 12)}
+
+
+def test_a_warm_run_still_fails_when_the_pin_left_the_repository(moving, tmp_path):
+    """The cache answers for a commit's contents, never for the commit being there."""
+    upstream, shas, project_at = moving
+    run(project_at(shas[0]), upstream, tmp_path / "c")
+    other, _ = make_upstream(tmp_path / "rewritten", [THIRD_TREE])
+    results = run(project_at(shas[0]), other, tmp_path / "c")
+    assert results and all(r.failure == "commit not in repository" for r in results)
 
 
 def test_an_edited_claim_re_resolves_only_its_own_cite(moving, counted, tmp_path):

@@ -101,7 +101,7 @@ def _cached_cite(cache: ResolveCache, blob: str, cite: Cite) -> list | None:
 
 
 class _LazyStore:
-    """The engine's repository, opened on the first cache miss: a warm run opens none."""
+    """The engine's repository, opened once when first needed; an engine-wide failure is kept."""
 
     def __init__(self, engine: Engine, claims: list[Claim], sources: RepositorySources):
         self.engine, self.claims, self.sources = engine, claims, sources
@@ -145,9 +145,11 @@ def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySource
 
 def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, claim: Claim, cite: Cite,
                 fresh: Lock) -> Result:
-    blob_sha = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
-    hit = _cached_cite(cache, blob_sha, cite) if blob_sha else None
     try:
+        # Even a cached answer needs the repository to hold the commit: a vanished pin must fail.
+        store.get().commit(cite.commit)
+        blob_sha = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
+        hit = _cached_cite(cache, blob_sha, cite) if blob_sha else None
         if blob_sha is None:  # a new commit: the path may still name a blob resolved before
             blob = store.get().read(cite.commit, cite.file)
             cache.blobs[cache.blob_key(cite.commit, cite.file)] = blob_sha = blob.sha
@@ -172,6 +174,7 @@ def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, clai
 def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim, fresh: Lock) -> Result:
     count = claim.count
     try:
+        store.get().commit(pin)
         value = cache.counts.get(cache.count_key(pin, count.query))
         if value is None:
             value = cache.counts[cache.count_key(pin, count.query)] = compute_count(store.get(), pin, count.how)

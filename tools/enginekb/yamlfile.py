@@ -77,10 +77,11 @@ def read_text(path: Path) -> str:
         if isinstance(error, FileNotFoundError):
             raise
         raise YamlError(path, 0, f"cannot be read ({error.strerror})") from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise YamlError(path, 0, "is a directory, not a YAML file" if stat.S_ISDIR(mode) else "is not a regular file")
     with os.fdopen(descriptor, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise YamlError(path, 0, "is not a regular file")
         raw = handle.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
         raise YamlError(path, 0, f"is larger than {MAX_BYTES // 1024 // 1024} MiB")

@@ -1,0 +1,298 @@
+"""A corpus of bad input, one case per kind: each must give a clear error naming `path:line: id`, the
+documented exit code (1 a claim or cite fails, 2 usage or configuration), no traceback, no hang, and
+nothing written (the lock byte for byte as before, no temporary file left)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pytest
+import yaml
+
+from citecheck.cli import main as citecheck
+from citecheck.lock import read_lock
+from claimtool.cli import main as claims
+from enginekb.load import load_catalog
+from kbsite.render import RenderError, render_page
+
+GOOD = """\
+- id: demo/net
+  label: verified
+  dimension: kind.unit-of-work
+  text: "`Net::load` opens a file."
+  cites:
+    - {file: src/net.cpp, symbol: Net::load, contains: open_file}
+- id: demo/layers
+  label: inferred
+  dimension: kernel.operators
+  text: Three layers.
+  count: {value: 3, how: {file: CMakeLists.txt, lines: '^demo_add_layer\\('}}
+"""
+CLAIM = """\
+- id: demo/x
+  label: inferred
+  dimension: kind.category
+  text: A claim.
+"""
+
+
+@pytest.fixture
+def project(demo_project, demo):
+    """A passing project with a lock written by a real run."""
+    root = demo_project({"demo/a.yaml": GOOD})
+    assert citecheck(["--root", str(root), "--repo", f"demo={demo[0]}"]) == 0
+    return root
+
+
+@dataclass
+class Case:
+    setup: Callable[[Path], None]  # breaks the project
+    command: str  # lint, offline, online, grep, render
+    code: int
+    message: str  # must appear in the output, usually `path:line: id: ...`
+
+
+def write(relative: str, text: str | bytes) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        target = root / "claims" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text.encode() if isinstance(text, str) else text)
+    return setup
+
+
+def claim(extra: str = "", **fields: str) -> Callable[[Path], None]:
+    """A second claims file holding one claim with `fields` replaced and `extra` lines added."""
+    lines = {"id": "demo/x", "label": "inferred", "dimension": "kind.category", "text": "A claim."} | fields
+    text = "- " + "\n  ".join(f"{k}: {v}" for k, v in lines.items() if v is not None) + ("\n  " + extra if extra else "")
+    return write("demo/b.yaml", text + "\n")
+
+
+def edit(relative: str, old: str, new: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        target = root / "claims" / relative
+        text = target.read_text()
+        assert old in text, (old, relative)
+        target.write_text(text.replace(old, new, 1))
+    return setup
+
+
+def engines_field(field: str, value) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        path = root / "claims" / "engines.yaml"
+        data = yaml.safe_load(path.read_text())
+        if value is None:
+            del data["engines"][0][field]
+        else:
+            data["engines"][0][field] = value
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return setup
+
+
+def lock_edit(change: Callable[[dict], None]) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        import json
+        path = root / "claims" / "citecheck.lock"
+        data = json.loads(path.read_text())
+        change(data)
+        path.write_text(json.dumps(data))
+    return setup
+
+
+def fifo(root: Path) -> None:
+    os.mkfifo(root / "claims" / "demo" / "pipe.yaml")
+
+
+def directory(root: Path) -> None:
+    (root / "claims" / "demo" / "folder.yaml").mkdir()
+
+
+def device_link(root: Path) -> None:
+    (root / "claims" / "demo" / "zero.yaml").symlink_to("/dev/zero")
+
+
+def remove_lock(root: Path) -> None:
+    (root / "claims" / "citecheck.lock").unlink()
+
+
+def lock_directory(root: Path) -> None:
+    remove_lock(root)
+    (root / "claims" / "citecheck.lock").mkdir()
+
+
+def page(text: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        (root / "page.md").write_text(text)
+    return setup
+
+
+B = "claims/demo/b.yaml"
+A = "claims/demo/a.yaml"
+E = "claims/engines.yaml"
+LOCK = "claims/citecheck.lock"
+NESTED = "a: " + "[" * 40 + "]" * 40 + "\n"
+LAUGHS = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 9))
+
+CASES = {
+    # YAML that the records' subset refuses
+    "recursive alias": Case(write("demo/b.yaml", "- &a [*a]\n"), "lint", 2, f"{B}:1: -: anchors and aliases"),
+    "billion laughs": Case(write("demo/b.yaml", "l0: &l0 [x]\n" + LAUGHS), "lint", 2, f"{B}:1: -: anchors and aliases"),
+    "plain alias": Case(write("demo/b.yaml", CLAIM + "  note: &n x\n  see: [*n]\n"), "lint", 2, "anchors and aliases"),
+    "python name tag": Case(claim(note="!!python/name:os.system x"), "lint", 2, f"{B}:5: -: unsupported YAML tag"),
+    "python object tag": Case(claim(note="!!python/object/apply:os.system [ls]"), "lint", 2, "unsupported YAML tag"),
+    "binary tag": Case(claim(note="!!binary aGk="), "lint", 2, f"{B}:5: -: unsupported YAML tag tag:yaml.org,2002:binary"),
+    "set tag": Case(claim(note="!!set {a}"), "lint", 2, "unsupported YAML tag tag:yaml.org,2002:set"),
+    "custom tag": Case(claim(note="!secret x"), "lint", 2, "unsupported YAML tag !secret"),
+    "merge key": Case(write("demo/b.yaml", CLAIM + "  <<: {note: x}\n"), "lint", 2, f"{B}:5: -: merge keys"),
+    "NUL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\0claim")), "lint", 2, f"{B}:4: -: control character U+0000"),
+    "BEL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\aclaim")), "lint", 2, f"{B}:4: -: control character U+0007"),
+    "C1 control character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\x85claim")), "lint", 2, "control character U+0085"),
+    "not UTF-8": Case(write("demo/b.yaml", CLAIM.encode().replace(b"A claim", b"A \xe9 claim")), "lint", 2, f"{B}:4: -: not UTF-8"),
+    "deep flow nesting": Case(write("demo/b.yaml", "a: " + "[" * 20000 + "]" * 20000), "lint", 2, f"{B}:1: -: nested deeper"),
+    "nesting over the bound": Case(write("demo/b.yaml", NESTED), "lint", 2, f"{B}:1: -: nested deeper than 32"),
+    "duplicate key": Case(claim("text: Again."), "lint", 2, f"{B}:5: -: duplicate key 'text'"),
+    "complex key": Case(write("demo/b.yaml", "- ? [a]\n  : b\n"), "lint", 2, f"{B}:1: -: mapping keys must be"),
+    "boolean key": Case(write("demo/b.yaml", CLAIM + "  true: x\n"), "lint", 2, f"{B}:5: -: mapping keys must be"),
+    "malformed YAML": Case(write("demo/b.yaml", CLAIM + "  note: 'unclosed\n"), "lint", 2, f"{B}:6: -: malformed YAML"),
+    "tab indentation": Case(write("demo/b.yaml", "- id: demo/x\n\tlabel: x\n"), "lint", 2, f"{B}:2: -: malformed YAML"),
+    "directory named .yaml": Case(directory, "lint", 2, "claims/demo/folder.yaml:0: -: is a directory"),
+    "FIFO named .yaml": Case(fifo, "lint", 2, "claims/demo/pipe.yaml:0: -: is not a regular file"),
+    "device behind a symlink": Case(device_link, "lint", 2, "claims/demo/zero.yaml:0: -: is not a regular file"),
+    "oversized file": Case(write("demo/b.yaml", CLAIM + "  note: " + "x" * (3 * 1024 * 1024) + "\n"), "lint", 2, f"{B}:0: -: is larger than"),
+    ".yml file": Case(write("demo/b.yml", CLAIM), "lint", 2, "claims/demo/b.yml:0: -: records end in .yaml"),
+    "YAML directly under claims/": Case(write("stray.yaml", CLAIM), "lint", 2, "claims/stray.yaml:0: -: claims live in claims/<engine-id>/"),
+    "mapping instead of a list": Case(write("demo/b.yaml", "id: demo/x\n"), "lint", 2, f"{B}:1: -: a claims file is a YAML list"),
+    "empty claims file": Case(write("demo/b.yaml", ""), "lint", 2, f"{B}:1: -: a claims file is a YAML list"),
+    "unknown engine directory": Case(write("nosuch/b.yaml", CLAIM), "lint", 2, "claims/nosuch/b.yaml:1: -: unknown engine directory"),
+    # One claim of the wrong shape
+    "unknown label": Case(claim(label="sure"), "lint", 2, f"{B}:2: demo/x: label: 'sure' is not one of"),
+    "missing text": Case(claim(text=None), "lint", 2, f"{B}:1: demo/x: 'text' is a required property"),
+    "blank text": Case(claim(text="'   '"), "lint", 2, f"{B}:4: demo/x: text: text must not be blank"),
+    "text not a string": Case(claim(text="3"), "lint", 2, f"{B}:4: demo/x: text: 3 is not of type 'string'"),
+    "blank symbol": Case(claim("cites: [{file: a.c, symbol: ' '}]"), "lint", 2, f"{B}:5: demo/x: cites[0].symbol: a symbol names an identifier"),
+    "punctuation symbol": Case(claim("cites: [{file: a.c, symbol: '{'}]"), "lint", 2, "cites[0].symbol: a symbol names an identifier"),
+    "blank phrase": Case(claim("cites: [{file: a.md, phrase: '  '}]"), "lint", 2, "cites[0].phrase: a phrase holds at least one word"),
+    "symbol and phrase": Case(claim("cites: [{file: a.c, symbol: f, phrase: g}]"), "lint", 2, "cites[0]: a cite gives exactly one of symbol or phrase"),
+    "neither symbol nor phrase": Case(claim("cites: [{file: a.c}]"), "lint", 2, "cites[0]: a cite gives exactly one of symbol or phrase"),
+    "absolute cite path": Case(claim("cites: [{file: /etc/passwd, symbol: root}]"), "lint", 2, f"{B}:5: demo/x: cite file '/etc/passwd' must be a relative path"),
+    "cite path climbing out": Case(claim("cites: [{file: ../x.c, symbol: f}]"), "lint", 2, "cite file '../x.c' must be a relative path"),
+    "contains with a phrase": Case(claim("cites: [{file: a.md, phrase: words, contains: x}]"), "lint", 2, "`contains` needs a symbol"),
+    "verified without cites": Case(claim(label="verified"), "lint", 2, f"{B}:1: demo/x: a verified claim needs at least one cite"),
+    "unknown dimension": Case(claim(dimension="kind.nothing"), "lint", 2, f"{B}:1: demo/x: unknown dimension 'kind.nothing'"),
+    "id of another engine": Case(claim(id="other/x"), "lint", 2, f"{B}:1: other/x: id must start with 'demo/'"),
+    "duplicate id": Case(claim(id="demo/net"), "lint", 2, f"{B}:1: demo/net: duplicate id"),
+    "anchor collision": Case(write("demo/b.yaml", CLAIM.replace("demo/x", "demo/a.b") + CLAIM.replace("demo/x", "demo/a-b")), "lint", 2, "only in punctuation"),
+    "see itself": Case(claim("see: [demo/x]"), "lint", 2, f"{B}:1: demo/x: see: a claim cannot refer to itself"),
+    "see an unknown claim": Case(claim("see: [demo/nothing]"), "lint", 2, f"{B}:1: demo/x: see: unknown claim 'demo/nothing'"),
+    "see into a broken file": Case(lambda root: (claim("see: [demo/net]")(root), edit("demo/a.yaml", "label: inferred", "label: [")(root)), "lint", 2, f"{A}:"),
+    "invalid count regex": Case(claim("count: {value: 1, how: {file: a.c, lines: '(('}}"), "lint", 2, f"{B}:5: demo/x: count.how.lines: invalid regular expression"),
+    "negative count": Case(claim("count: {value: -1, how: {glob: '*.c'}}"), "lint", 2, "count.value: -1 is less than the minimum"),
+    "unknown count form": Case(claim("count: {value: 1, how: {grep: x}}"), "lint", 2, "`how` is one of"),
+    "provenance on an inferred claim": Case(claim("provenance: {machine: m, date: 2026-01-01, command: c, build: b, source: s}"), "lint", 2, "only a measured claim carries provenance"),
+    "measured without provenance": Case(claim(label="measured"), "lint", 2, f"{B}:1: demo/x: a measured claim needs provenance"),
+    "misspelled field": Case(claim("dimensoin: kind.category"), "lint", 2, "'dimensoin' was unexpected"),
+    "YAML 1.1 yes key": Case(claim("yes: x"), "lint", 2, "Additional properties are not allowed ('yes' was unexpected)"),
+    "model with an unknown task": Case(claim("model: {family: F, task: singing, stages: [s], streaming: no}"), "lint", 2, "model.task: 'singing' is not one of"),
+    # engines.yaml and dimensions.yaml
+    "javascript repository": Case(engines_field("repository", "javascript:alert(1)//"), "lint", 2, f"{E}:4: demo: repository: an https:// URL"),
+    "http repository": Case(engines_field("repository", "http://example.invalid/demo"), "lint", 2, "repository: an https:// URL"),
+    "repository with a quote": Case(engines_field("repository", 'https://example.invalid/"onmouseover=x'), "lint", 2, "repository: an https:// URL"),
+    "pin_date in words": Case(engines_field("pin_date", "yesterday"), "lint", 2, "pin_date: a date YYYY-MM-DD, not 'yesterday'"),
+    "pin_date out of range": Case(engines_field("pin_date", "2026-13-45"), "lint", 2, "pin_date: a date YYYY-MM-DD"),
+    "engine field missing": Case(engines_field("licence", None), "lint", 2, f"{E}:2: demo: missing field licence"),
+    "engine field unknown": Case(engines_field("homepage", "https://x.invalid"), "lint", 2, "demo: unknown field homepage"),
+    "short pin": Case(engines_field("pin", "abc123"), "lint", 2, "pin: a full 40-hex commit SHA"),
+    "engine field of the wrong type": Case(engines_field("name", 7), "lint", 2, "demo: name: expected a string"),
+    "engines.yaml of the wrong shape": Case(write("engines.yaml", "- id: demo\n"), "lint", 2, f"{E}:1: -: expected a mapping with a list `engines`"),
+    "dimensions.yaml a list": Case(write("dimensions.yaml", "- kind\n"), "lint", 2, "claims/dimensions.yaml:1: -: expected a mapping with a list `layers`"),
+    "dimension without a title": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - key: kind.category\n"), "lint", 2, "claims/dimensions.yaml:2: -: a layer has key, title and dimensions"),
+    "duplicate dimension": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - {key: kind.category, title: A}\n      - {key: kind.category, title: B}\n"), "lint", 2, "claims/dimensions.yaml:6: -: duplicate dimension kind.category"),
+    "schema missing": Case(lambda root: (root / "claims" / "claim.schema.json").unlink(), "lint", 2, "claims/claim.schema.json:0: -: the claims schema is missing"),
+    "schema not JSON": Case(write("claim.schema.json", "{nope"), "lint", 2, "claims/claim.schema.json:1: -: not JSON"),
+    "schema not an object": Case(write("claim.schema.json", "[]"), "lint", 2, "claims/claim.schema.json:0: -: not a usable JSON Schema"),
+    # The lock
+    "lock not JSON": Case(write("citecheck.lock", "{nope"), "offline", 2, "not a citecheck lock"),
+    "lock entry without a blob": Case(lock_edit(lambda d: d["cites"][0].pop("blob")), "offline", 2, "cites[0]: missing or malformed blob"),
+    "lock lines null": Case(lock_edit(lambda d: d["cites"][0].update(lines=None)), "offline", 2, "cites[0]: missing or malformed lines"),
+    "lock lines one number": Case(lock_edit(lambda d: d["cites"][0].update(lines=[4])), "offline", 2, "lines (two line numbers"),
+    "lock count without a value": Case(lock_edit(lambda d: d["counts"][0].pop("value")), "offline", 2, "counts[0]: missing or malformed value"),
+    "lock of another version": Case(lock_edit(lambda d: d.update(version=7)), "offline", 2, "lock format version 7"),
+    "lock a list": Case(write("citecheck.lock", "[]"), "offline", 2, "lock format version None"),
+    "lock path a directory": Case(lock_directory, "offline", 2, "cannot be read"),
+    "lock deleted": Case(remove_lock, "offline", 1, "lock missing: there is no lock"),
+    "stale lock entry": Case(edit("demo/a.yaml", "contains: open_file", "contains: path"), "offline", 1, f"{LOCK}:0: -: stale lock entry: no claim cites demo src/net.cpp 'Net::load'"),
+    "count disagreeing with the lock": Case(edit("demo/a.yaml", "value: 3", "value: 4"), "offline", 1, f"{A}:11: demo/layers: count mismatch: the claim says 4, the lock recorded 3"),
+    # Against the repository
+    "glob matching nothing": Case(claim("count: {value: 0, how: {glob: 'nowhere/*.c'}}"), "online", 1, f"{B}:5: demo/x: file missing: nothing at"),
+    "pin absent from the repository": Case(engines_field("pin", "e" * 40), "online", 1, "commit not in repository"),
+    "repository that is not git": Case(lambda root: None, "online-nogit", 1, "repository unavailable"),
+    "mirror with missing objects": Case(lambda root: None, "online-damaged", 1, "repository unavailable"),
+    # Pages
+    "directive with an unclosed quote": Case(page("<!-- kb:claims engine='demo -->\n"), "render", 2, "page.md:1: kb:claims: cannot read its arguments"),
+    "directive with a capital": Case(page("x\n<!-- kb:Claims engine=demo -->\n"), "render", 2, "page.md:2: malformed directive"),
+    "directive with a space": Case(page("<!-- kb: claims engine=demo -->\n"), "render", 2, "page.md:1: malformed directive"),
+    "directive glued to a word": Case(page("<!-- kb:claimsengine=demo -->\n"), "render", 2, "not a directive name"),
+    "unknown directive": Case(page("<!-- kb:nothing -->\n"), "render", 2, "page.md:1: kb:nothing: unknown directive"),
+}
+
+
+def run(root: Path, command: str, demo, tmp_path: Path, monkeypatch) -> int:
+    base = ["--root", str(root)]
+    if command == "lint":
+        return claims(base + ["lint"])
+    if command == "offline":
+        return citecheck(base + ["--offline"])
+    if command == "online":
+        return citecheck(base + ["--repo", f"demo={demo[0]}"])
+    if command == "online-nogit":
+        (tmp_path / "empty").mkdir()
+        return citecheck(base + ["--repo", f"demo={tmp_path / 'empty'}"])
+    if command == "online-damaged":
+        monkeypatch.setenv("CITECHECK_CACHE", str(tmp_path / "cold"))  # the fixture's run cached every answer
+        damaged = tmp_path / "damaged"
+        shutil.copytree(demo[0], damaged)
+        listing = subprocess.run(["git", "-C", str(damaged), "cat-file", "--batch-all-objects", "--batch-check"],
+                                 capture_output=True, text=True, check=True).stdout
+        for sha, kind, _ in (line.split() for line in listing.splitlines()):
+            if kind == "blob":  # commits and trees stay: the damage shows only when a file is read
+                (damaged / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+        return citecheck(base + ["--repo", f"demo={damaged}", "--no-write"])
+    assert command == "render"
+    try:
+        catalog = load_catalog(root)
+        render_page((root / "page.md").read_text(), "page.md", catalog, read_lock(root / "claims" / "citecheck.lock"))
+    except RenderError as error:
+        print(error)
+        return 2
+    return 0
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input_is_a_clear_error(name, project, demo, tmp_path, capsys, monkeypatch):
+    case = CASES[name]
+    monkeypatch.chdir(project)  # messages name paths relative to the working directory
+    case.setup(project)
+    capsys.readouterr()  # the fixture's own passing run
+    before = snapshot(project) if not (project / "claims" / "demo" / "pipe.yaml").exists() else None
+    signal.alarm(20)  # a hang fails the test instead of the suite
+    try:
+        code = run(project, case.command, demo, tmp_path, monkeypatch)
+    finally:
+        signal.alarm(0)
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "Traceback" not in text
+    assert code == case.code, text
+    assert case.message in text, text
+    if before is not None:
+        assert snapshot(project) == before, "a failing command wrote something"
+    assert not list(project.rglob(".citecheck-*")), "a temporary file was left behind"
