@@ -228,3 +228,18 @@ def test_a_symbol_gone_from_its_file_says_where_it_is_now(demo_project, demo, ca
     code, out = run(project, "--repo", f"demo={path}", capsys=capsys)
     assert code == 1
     assert "symbol not found: run_op is not in src/net.cpp outside comments at this commit; run_op occurs in src/kernels/ops.c" in out.out
+
+
+def test_an_engine_named_twice_is_checked_once(passing_project, demo, capsys):
+    path, _ = demo
+    code, out = run(passing_project, "--repo", f"demo={path}", "--engine", "demo", "--engine", "demo", capsys=capsys)
+    assert code == 0 and out.out.count("demo @ ") == 1
+    assert "demo @ " in out.out and "passed, 9 ok, 0 failed" in out.out  # 5 cites and 4 counts, once each
+
+
+def test_no_cache_resolves_again_and_leaves_the_cache_alone(passing_project, demo, private_cache, capsys):
+    path, _ = demo
+    assert run(passing_project, "--repo", f"demo={path}", "--no-cache")[0] == 0
+    assert not private_cache.exists()
+    assert run(passing_project, "--repo", f"demo={path}")[0] == 0
+    assert (private_cache / "resolved.json").exists()

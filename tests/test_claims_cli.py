@@ -71,3 +71,51 @@ def test_show_prints_the_claim_with_locked_lines_and_permalinks(demo_project, de
     assert "cite: src/net.cpp Net::load contains 'open_file' (definition, lines 4-7)" in out
     assert f"https://example.invalid/demo/blob/{shas[1]}/src/net.cpp#L4-L7" in out
     assert main(["--root", str(project), "show", "demo/none"]) == 2
+
+
+REVIEWED = """
+- id: demo/only-one
+  label: verified
+  dimension: kind.category
+  text: Every backend uses `Net::load`, and only it.
+  cites:
+    - {file: src/net.cpp, symbol: Net::load}
+- id: demo/two-cites
+  label: verified
+  dimension: kind.category
+  text: Every backend uses it.
+  cites:
+    - {file: src/net.cpp, symbol: Net::load}
+    - {file: src/net.h, symbol: Net}
+- id: demo/absent
+  label: verified
+  dimension: kind.process-model
+  text: The engine has no scheduler; `NONE` is only a name here.
+  cites:
+    - {file: src/net.cpp, symbol: Net::load}
+    - {file: src/net.h, symbol: Net}
+- id: demo/absent-searched
+  label: verified
+  dimension: kind.process-model
+  text: The engine has no scheduler.
+  cites:
+    - {file: src/net.cpp, symbol: Net::load}
+  note: "Searched with git grep -i sched at the pin: no match."
+"""
+
+
+def test_review_lists_absolute_words_on_one_cite_and_unsearched_absences(demo_project, capsys):
+    root = demo_project({"demo/a.yaml": REVIEWED})
+    assert main(["--root", str(root), "review"]) == 0  # advice, never a failure
+    out = capsys.readouterr().out
+    assert "demo/only-one: absolute words 'every', 'only' with one cite" in out
+    assert "demo/two-cites" not in out
+    assert "demo/absent: states an absence ('has no') but its note does not say how the tree was searched" in out
+    assert "demo/absent-searched: states" not in out and "'none'" not in out
+    assert out.rstrip().endswith("claims review: 2 of 4 Verified claims to look at again (2 notes); advice, not a failure")
+
+
+def test_grep_with_an_invalid_regex_is_a_usage_error(demo_project, capsys):
+    root = demo_project({"demo/a.yaml": REVIEWED})
+    assert main(["--root", str(root), "grep", "(("]) == 2
+    assert "claims grep: '((' is not a regular expression" in capsys.readouterr().err

@@ -32,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fetch", action="store_true", help="shallow-fetch pinned commits into a cache")
     parser.add_argument("--cache", type=Path, help="cache directory for --fetch")
     parser.add_argument("--no-write", action="store_true", help="do not refresh the lock after a passing run")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="resolve everything again, without the cache of earlier runs ($CITECHECK_CACHE)")
+    parser.add_argument("--jobs", type=int, default=0, metavar="N", help="processes for engines (default: the cores)")
     parser.add_argument("--pin", action="append", default=[], metavar="ENGINE=SHA",
                         help="check against a candidate commit instead of the pin (implies --no-write)")
     parser.add_argument("--format", choices=FORMATS, default="text",
@@ -78,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"citecheck: --pin {engine_id}={commit}: give a full 40-hex commit SHA", file=sys.stderr)
             return EXIT_USAGE
         catalog = catalog.with_pin(engine_id, commit)
-    # Without --engine: every engine that has claims.
-    engines = args.engine or [e for e in catalog.engines if catalog.engine_claims(e)]
+    # Without --engine: every engine that has claims. An engine named twice is checked once.
+    engines = list(dict.fromkeys(args.engine)) or [e for e in catalog.engines if catalog.engine_claims(e)]
     lock_path = root / CLAIMS_DIR / LOCK_NAME
     try:
         lock = read_lock(lock_path)
@@ -96,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
         )
         if args.cache:
             sources.cache = args.cache
-        results, fresh = check_online(catalog, engines, sources)
+        cache_dir = None if args.no_cache else "default"
+        results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None)
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
         if not args.no_write and not args.pin and all(r.ok for r in results):
             # Merged with the lock as it is at write time: another run may have refreshed other engines.

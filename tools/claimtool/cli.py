@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -12,7 +13,9 @@ from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import LABELS
 from enginekb.problems import CatalogError
 
-from . import grep, lint, show, stats
+from citecheck.lock import LockError
+
+from . import grep, lint, review, show, stats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     summary.add_argument("--format", choices=("text", "json"), default="text")
     show_one = commands.add_parser("show", help="claims in full, with cited lines and permalinks")
     show_one.add_argument("ids", nargs="+", metavar="ID")
+    advise = commands.add_parser("review", help="Verified claims worth a second look (absolute words, absences)")
+    advise.add_argument("--engine")
     check = commands.add_parser("lint", help="load every record and report every problem")
     check.add_argument("--format", choices=lint.FORMATS, default="text",
                        help="text (default), github (workflow-command annotations) or junit (XML)")
@@ -71,11 +76,24 @@ def run(args: argparse.Namespace) -> int:
         if missing:
             print(f"claims: unknown claim {', '.join(missing)}", file=sys.stderr)
             return 2
-        lock = read_lock(catalog.root / CLAIMS_DIR / LOCK_NAME)
+        try:
+            lock = read_lock(catalog.root / CLAIMS_DIR / LOCK_NAME)
+        except LockError as error:
+            print(f"claims: {error}", file=sys.stderr)
+            return 2
         print("\n\n".join(show.format_claim(catalog.claim(claim_id), catalog, lock) for claim_id in args.ids))
         return 0
     if args.engine and args.engine not in catalog.engines:
         print(f"claims: unknown engine {args.engine} (engines: {', '.join(catalog.engines)})", file=sys.stderr)
+        return 2
+    if args.command == "review":
+        verified = sum(1 for c in catalog.claims if c.label == "verified" and (not args.engine or c.engine == args.engine))
+        print(review.format_text(review.review(catalog, args.engine), verified))
+        return 0
+    try:
+        re.compile(args.pattern or "")
+    except re.error as error:
+        print(f"claims grep: {args.pattern!r} is not a regular expression ({error})", file=sys.stderr)
         return 2
     found = grep.grep_claims(catalog, args.label, args.engine, args.dimension, args.pattern)
     if found:
