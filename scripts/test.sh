@@ -9,4 +9,5 @@ if ! command -v chromium >/dev/null; then  # Debian's Chromium drives the browse
 fi
 .venv/bin/claims lint
 .venv/bin/citecheck --offline
+export NO_MKDOCS_2_WARNING=1  # the site build is quiet about MkDocs 2
 .venv/bin/python -m pytest "$@"

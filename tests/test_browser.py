@@ -3,6 +3,7 @@ and a citation link carries the pinned commit and a line anchor. No request leav
 
 import functools
 import http.server
+import json
 import re
 import shutil
 import threading
@@ -23,10 +24,16 @@ OPEN_SHADOW_ROOTS = (
 
 
 @pytest.fixture(scope="module")
-def served_site(tmp_path_factory):
+def site_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     done = build_site(project_config(), out)
     assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def served_site(site_dir):
+    out = site_dir
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -42,7 +49,7 @@ def page(served_site):
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--disable-quic"],
         )
-        tab = browser.new_page(viewport={"width": 1400, "height": 900})
+        tab = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
         tab.add_init_script(OPEN_SHADOW_ROOTS)
         tab.requests = []
         tab.on("request", lambda request: tab.requests.append(request.url))
@@ -72,3 +79,102 @@ def test_a_citation_link_carries_the_pinned_commit_and_a_line_anchor(page, serve
     page.goto(f"{served_site}/engines/ncnn/")
     href = page.locator("a.kb-cite").first.get_attribute("href")
     assert re.fullmatch(rf"https://github\.com/Tencent/ncnn/blob/{pin}/[^#]+#L\d+(-L\d+)?", href), href
+
+
+def _pages(site_dir) -> list[str]:
+    return sorted(str(p.parent.relative_to(site_dir)).replace(".", "") for p in site_dir.rglob("index.html")
+                  if "assets" not in p.parts and "search" not in p.parts)
+
+
+def test_searching_a_claim_id_lands_on_that_claim(page, served_site):
+    claim_id = "ncnn/vulkan-layer-count"
+    page.goto(f"{served_site}/")
+    page.locator("input.md-search__input").click()
+    page.keyboard.type(claim_id, delay=20)
+    first = page.locator(".md-search-result__item").first
+    first.wait_for(timeout=20000)
+    assert claim_id in first.inner_text()
+    first.locator("a").first.click()
+    page.wait_for_url(f"**/engines/ncnn/#claim-ncnn-vulkan-layer-count", timeout=10000)
+    assert page.locator("#claim-ncnn-vulkan-layer-count").is_visible()
+
+
+def test_a_permalinked_claim_is_highlighted_and_not_under_the_header(page, served_site):
+    page.goto(f"{served_site}/engines/llama_cpp/#claim-llama-cpp-kern-op-count")
+    claim = page.locator("#claim-llama-cpp-kern-op-count")
+    claim.wait_for()
+    page.wait_for_timeout(300)
+    assert claim.evaluate("element => element.matches(':target')")
+    assert claim.evaluate("element => getComputedStyle(element).outlineStyle") != "none"
+    header = page.locator(".md-header").bounding_box()
+    box = claim.bounding_box()
+    assert box["y"] >= header["y"] + header["height"], (box, header)
+
+
+def test_the_explorer_filters_by_engine_and_label_and_keeps_the_filter_in_the_url(page, served_site):
+    catalog = load_catalog(PROJECT)
+    page.goto(f"{served_site}/analysis/explorer/")
+    shown = page.locator(".kb-explorer .kb-shown")
+    assert shown.inner_text() == str(len(catalog.claims))
+    page.select_option(".kb-filters select[name=engine]", "ncnn")
+    page.select_option(".kb-filters select[name=label]", "verified")
+    expected = sum(1 for c in catalog.claims if c.engine == "ncnn" and c.label == "verified")
+    assert shown.inner_text() == str(expected)
+    assert page.locator(".kb-count-label[data-label=verified] .kb-n").inner_text() == str(expected)
+    assert page.locator(".kb-count-label[data-label=inferred] .kb-n").inner_text() == "0"
+    assert "engine=ncnn" in page.url and "label=verified" in page.url
+    page.goto(page.url)  # a shared link opens the same view
+    assert page.locator(".kb-explorer .kb-shown").inner_text() == str(expected)
+
+
+def test_the_claims_download_parses_and_holds_every_claim_with_its_stamp(page, served_site):
+    catalog = load_catalog(PROJECT)
+    page.goto(f"{served_site}/analysis/explorer/")
+    with page.expect_download() as download:
+        page.locator(".kb-downloads a", has_text="claims.json").click()
+    data = json.loads(open(download.value.path(), encoding="utf-8").read())
+    assert len(data["claims"]) == len(catalog.claims) and set(data["stamp"]) == {"commit", "built"}
+    cited = next(c for c in data["claims"] if c["cites"])
+    assert cited["cites"][0]["lines"] and "/blob/" in cited["cites"][0]["url"]
+    assert data["stamp"]["commit"] in page.locator(".md-copyright").inner_text()
+
+
+def test_the_palette_toggle_switches_to_dark_mode(page, served_site):
+    page.goto(f"{served_site}/")
+    for _ in range(3):
+        if page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate":
+            break
+        page.locator("form[data-md-component=palette] label:visible").first.click()
+        page.wait_for_timeout(200)
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+
+
+def test_no_page_is_wider_than_a_phone(page, served_site, site_dir):
+    page.set_viewport_size({"width": 390, "height": 844})
+    too_wide = []
+    try:
+        for path in _pages(site_dir):
+            page.goto(f"{served_site}/{path}/" if path else f"{served_site}/")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                too_wide.append((path, width))
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 900})
+    assert too_wide == []
+
+
+def test_the_verified_only_toggle_and_folding_topics(page, served_site):
+    page.goto(f"{served_site}/engines/ncnn/")
+    inferred = page.locator(".kb-claim[data-label=inferred]").first
+    inferred.scroll_into_view_if_needed()
+    assert inferred.is_visible()
+    page.locator(".kb-verified-only").check()
+    assert not inferred.is_visible()
+    page.locator(".kb-verified-only").uncheck()
+    topic = page.locator(".kb-topic").first
+    following = page.locator(".kb-topic + .kb-claims").first
+    assert following.is_visible()
+    topic.click()
+    assert not following.is_visible()
+    topic.click()
+    assert following.is_visible()

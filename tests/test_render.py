@@ -34,7 +34,8 @@ def site(demo_project):
 def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
     catalog, lock = site
     html = render_page("# Demo\n\n<!-- kb:claims engine=demo -->\n", "engines/demo.md", catalog, lock)
-    assert '<span class="kb-label kb-label-verified">Verified</span>' in html
+    # The label is a word and a mark, not a colour alone.
+    assert '<span class="kb-label kb-label-verified"><span aria-hidden="true">\u2714</span> Verified</span>' in html
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; friends" in html
     assert "<code>Net::load</code>" in html  # backticks become code, after escaping
     assert "<b>" not in html and "&lt;b&gt;directories&lt;/b&gt;" in html
@@ -42,7 +43,7 @@ def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
     assert f'href="{catalog.engines["demo"].repository}/blob/{pin}/src/net.cpp#L4-L7"' in html
     assert f'id="{claim_anchor("demo/net")}"' in html
     assert "Count: <strong>2</strong>, recomputed at the pin as directories matching <code>src/backends/*</code>" in html
-    assert '<span class="kb-label kb-label-unknown">Unknown</span>' in html
+    assert '<span aria-hidden="true">?</span> Unknown</span>' in html
 
 
 def test_filters_select_claims(site):
@@ -154,3 +155,31 @@ def test_a_report_lives_on_its_own_page_and_renders_a_model_table(demo_project):
     assert 'href="demo_models.md#claim-demo-tts-family"' in ref
     with pytest.raises(RenderError, match="selects no claim with a model"):
         render_page("<!-- kb:models engine=demo task=vla -->", "x.md", catalog, Lock())
+
+
+def test_layer_lists_open_each_topic_with_a_real_heading(site):
+    catalog, lock = site
+    page = "<!-- kb:claims engine=demo -->\n<!-- kb:claims engine=demo -->\n"
+    html = render_page(page, "engines/demo.md", catalog, lock)
+    assert "\n\n### Unit of work the public API accepts {#topic-demo-kind-unit-of-work .kb-topic" in html
+    assert "{#topic-demo-kind-unit-of-work-2 " in html  # the same topic twice on a page stays unique
+    one = render_page("<!-- kb:claims engine=demo dimension=scheduler.request -->", "engines/demo.md", catalog, lock)
+    assert "{#topic" not in one  # a list of one dimension is that topic already
+
+
+INJECTED = """
+- id: demo/sneaky
+  label: unknown
+  dimension: kind.category
+  text: "See [here](javascript:alert(1)) **now**\\n\\n# Heading\\n\\n| a | b |"
+  note: "*first*\\n\\n<img src=x onerror=alert(1)>"
+"""
+
+
+def test_record_text_cannot_leave_its_html_block(demo_project):
+    catalog = load_catalog(demo_project({"demo/a.yaml": INJECTED}))
+    html = render_page("<!-- kb:claims engine=demo heading=none -->", "x.md", catalog, Lock())
+    assert "\n\n" not in html.strip() and "\n#" not in html  # no line Markdown could read as its own
+    assert "javascript:" in html and 'href="javascript' not in html  # kept as text, never a link
+    assert "<strong>now</strong>" in html and "<em>first</em>" in html
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from enginekb.model import Catalog, Claim
+from enginekb.model import LABEL_TITLES, Catalog, Claim
 from enginekb.problems import display_path
-from kbsite.render import LABEL_TITLES
 
 
 def grep_claims(catalog: Catalog, label: str | None, engine: str | None, dimension: str | None,

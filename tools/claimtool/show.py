@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from citecheck.lock import Lock, cite_key
-from enginekb.model import Catalog, Claim
+from enginekb.model import LABEL_TITLES, Catalog, Claim
 from enginekb.problems import display_path
-from kbsite.render import LABEL_TITLES, describe_query
+from kbsite.render import describe_query
 
 
 def format_claim(claim: Claim, catalog: Catalog, lock: Lock) -> str:

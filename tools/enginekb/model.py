@@ -9,6 +9,17 @@ from pathlib import Path
 from typing import Any
 
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
+# How each label is written for readers, and a mark that tells labels apart without colour.
+LABEL_TITLES = {
+    "verified": "Verified",
+    "inferred": "Inferred",
+    "proposal": "Proposal",
+    "unknown": "Unknown",
+    "repo-reported": "repo-reported",
+    "measured": "measured",
+}
+LABEL_MARKS = {"verified": "\u2714", "inferred": "\u2248", "proposal": "\u25c7", "unknown": "?",
+               "repo-reported": "\u201d", "measured": "#"}
 
 
 def claim_anchor(claim_id: str) -> str:

@@ -8,6 +8,8 @@
     <!-- kb:coverage engine=ncnn -->                         claims per dimension and label
     <!-- kb:compare layer=device -->                         one layer's dimensions against the engines
     <!-- kb:models engine=vllm-omni task=tts -->             a report's model families, a row per claim
+    <!-- kb:explorer -->                                     every claim, filtered in the browser
+    <!-- kb:labels -->                                       the labels, each as its badge (a legend)
 """
 
 from __future__ import annotations

@@ -1,18 +1,24 @@
-"""MkDocs glue: load the records once per build and render each page's directives.
+"""MkDocs glue: load the records once per build, render each page's directives, write the downloads
+and add one search entry per claim.
 
 Kept to these few lines on purpose: moving to another generator means rewriting only this file.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import shutil
+import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from citecheck.lock import LOCK_NAME, LockError, read_lock
-from enginekb.load import CLAIMS_DIR, load_catalog
+from enginekb.load import CLAIMS_DIR, SCHEMA_FILE, load_catalog
 from enginekb.problems import CatalogError
+from kbsite.exports import Stamp, claims_csv, claims_json, search_entries
 from kbsite.render import RenderError, render_page
 
 _state: dict = {}
@@ -25,20 +31,48 @@ def on_config(config, **kwargs):
         _state["lock"] = read_lock(root / CLAIMS_DIR / LOCK_NAME)
     except (CatalogError, LockError) as error:
         raise PluginError(f"enginekb: the records do not load:\n{error}") from None
+    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+    _state["stamp"] = Stamp(commit.stdout.strip() or "unknown", datetime.date.today().isoformat())
+    _state["root"] = root
+    config["copyright"] = _state["stamp"].sentence()  # Material shows it in every page's footer
     return config
+
+
+def on_files(files, **kwargs):
+    _state["files"] = files
+    return files
+
+
+def _url(target: str) -> str:
+    """The site URL of a docs page, or of a generated file (the downloads)."""
+    file = _state["files"].get_file_from_path(target)
+    if file is not None:
+        return file.url
+    if target.endswith(".md"):
+        raise RenderError(f"links to {target}, which is not in the site")
+    return target
 
 
 def on_page_markdown(markdown, page, files, **kwargs):
     def link(target: str) -> str:
         """The href of docs file `target` from this page, in MkDocs' URL scheme."""
-        if target == page.file.src_uri:
-            return ""
-        file = files.get_file_from_path(target)
-        if file is None:
-            raise RenderError(f"{page.file.src_uri}: links to {target}, which is not in the site")
-        return get_relative_url(file.url, page.url)
+        return "" if target == page.file.src_uri else get_relative_url(_url(target), page.url)
 
     try:
         return render_page(markdown, page.file.src_uri, _state["catalog"], _state["lock"], link)
     except RenderError as error:
         raise PluginError(f"enginekb:\n{error}") from None
+
+
+def on_post_build(config, **kwargs):
+    site = Path(config["site_dir"])
+    catalog, lock = _state["catalog"], _state["lock"]
+    data = claims_json(catalog, lock, _state["stamp"], _url)
+    (site / "downloads").mkdir(exist_ok=True)
+    (site / "downloads" / "claims.json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    (site / "downloads" / "claims.csv").write_text(claims_csv(data), encoding="utf-8")
+    shutil.copy(_state["root"] / CLAIMS_DIR / SCHEMA_FILE, site / "downloads" / "claim.schema.json")
+    index_path = site / "search" / "search_index.json"
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    index["docs"].extend(search_entries(catalog, _url))
+    index_path.write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")

@@ -17,19 +17,14 @@ from functools import cache
 import jinja2
 
 from citecheck.lock import Lock, cite_key
-from enginekb.model import LABELS, Catalog, Claim, claim_anchor
+from enginekb.model import LABEL_MARKS, LABEL_TITLES, LABELS, Catalog, Claim, claim_anchor
 
 from .directives import Directive, DirectiveError, find_directives
+from .explorer import explorer_context
 from .models import model_rows
+from .pages import EXPLORER_PAGE, engine_page
+from .topics import topic_anchor, topic_heading, unique
 
-LABEL_TITLES = {
-    "verified": "Verified",
-    "inferred": "Inferred",
-    "proposal": "Proposal",
-    "unknown": "Unknown",
-    "repo-reported": "repo-reported",
-    "measured": "measured",
-}
 BLANK_LINES = re.compile(r"\n\s*\n")
 FILTERS = ("engine", "dimension", "layer", "label", "report")
 
@@ -62,6 +57,7 @@ def _environment() -> jinja2.Environment:
     env.filters["prose"] = prose
     env.filters["plain"] = plain
     env.globals["LABEL_TITLES"] = LABEL_TITLES
+    env.globals["LABEL_MARKS"] = LABEL_MARKS
     env.globals["anchor"] = claim_anchor
     return env
 
@@ -98,12 +94,6 @@ def plain(text: str) -> str:
     return STRONG.sub(r"\1", EMPHASIS.sub(r"\1", " ".join(text.split()).replace("`", "")))
 
 
-def engine_page(engine_id: str, report: str = "") -> str:
-    """The docs path of an engine's analysis page (llama.cpp -> engines/llama_cpp.md), or of one of its
-    reports (vllm-omni, models -> engines/vllm_omni_models.md)."""
-    return f"engines/{re.sub(r'[^a-z0-9]+', '_', '-'.join(filter(None, (engine_id, report))))}.md"
-
-
 Linker = Callable[[str], str]
 
 
@@ -125,11 +115,11 @@ def render_page(markdown: str, page_path: str, catalog: Catalog, lock: Lock, lin
         directives = find_directives(markdown)
     except DirectiveError as error:
         raise RenderError(f"{page_path}:{error.line}: {error.message}") from None
+    topics: set[str] = set()  # topic ids on this page, kept unique
     for directive in directives:
         pieces.append(markdown[last : directive.start])
         try:
-            # No blank line inside a rendering: Markdown would end the HTML block there.
-            pieces.append(BLANK_LINES.sub("\n", _render_directive(directive, catalog, lock, link)))
+            pieces.append(_render_directive(directive, catalog, lock, link, topics))
         except RenderError as error:
             errors.append(f"{page_path}:{directive.line}: kb:{directive.name}: {error}")
         last = directive.end
@@ -139,9 +129,22 @@ def render_page(markdown: str, page_path: str, catalog: Catalog, lock: Lock, lin
     return "".join(pieces)
 
 
-def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: Linker) -> str:
+def _render(template: str, **values) -> str:
+    """A template's HTML without blank lines: Markdown would end the HTML block at one."""
+    return BLANK_LINES.sub("\n", _environment().get_template(template).render(**values))
+
+
+def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: Linker, topics: set[str]) -> str:
     if directive.name == "claims":
-        return render_claim_list(select_claims(catalog, directive.options, directive.positional), catalog, lock)
+        options = dict(directive.options)
+        level = options.pop("heading", "3")
+        if level not in ("2", "3", "4", "5", "none"):
+            raise RenderError("heading= takes a level from 2 to 5, or none")
+        # Topic headings, unless the list is one dimension already (or the page says none).
+        one_topic = level == "none" or ("dimension" in options and "," not in options["dimension"])
+        level_number = 0 if one_topic else int(level)
+        return render_claim_list(select_claims(catalog, options, directive.positional), catalog, lock,
+                                 None if one_topic else topics, level_number or 3)
     if directive.name == "claim":
         return render_claim_list([_claim(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock)
     if directive.name == "ref":
@@ -149,14 +152,18 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
     if directive.name == "engines":
         return render_engine_table(catalog, link)
     if directive.name == "engine":
-        return render_engine_card(catalog, _engines(catalog, ",".join(directive.positional) or None)[0])
+        return render_engine_card(catalog, _engines(catalog, ",".join(directive.positional) or None)[0], link)
     if directive.name == "coverage":
         return render_coverage(catalog, _analysed_engines(catalog, directive.options.get("engine")))
     if directive.name == "compare":
         return render_compare(catalog, directive.options, link)
     if directive.name == "models":
         return render_models(catalog, directive.options, link)
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models)")
+    if directive.name == "labels":
+        return _render("labels.html.j2", labels=LABELS).strip()
+    if directive.name == "explorer":
+        return _render("explorer.html.j2", **explorer_context(catalog, link, lambda claim: claim_href(claim, link)))
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
@@ -240,8 +247,13 @@ def describe_query(how: dict) -> str:
     return text + (f", leaving out those matching `{how['exclude']}`" if how.get("exclude") else "")
 
 
-def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock) -> str:
-    """Claims grouped by dimension, in the comparison's order, each group keeping file order."""
+def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, topics: set[str] | None = None,
+                      level: int = 3) -> str:
+    """Claims grouped by dimension, in the comparison's order, each group keeping file order.
+
+    With `topics` (the topic ids the page already has), each group opens with a topic heading of
+    `level`; without, a list spanning several dimensions has plain group titles.
+    """
     order = {key: index for index, key in enumerate(catalog.dimensions)}
     groups: dict[str, list[dict]] = {}
     for claim in sorted(claims, key=lambda c: order[c.dimension]):
@@ -250,15 +262,26 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock) -> str:
             "query": describe_query(claim.count.how) if claim.count else "",
         })
     sections = [(catalog.dimensions[key], items) for key, items in groups.items()]
-    return _environment().get_template("claims.html.j2").render(sections=sections, grouped=len(sections) > 1)
+    grouped = len(sections) > 1
+    if topics is None:
+        return _render("claims.html.j2", sections=sections, grouped=grouped)
+    engines = sorted({c.engine for c in claims})
+    return "".join(
+        topic_heading(dimension, unique(topic_anchor(engines, dimension.key), topics), level)
+        + _render("claims.html.j2", sections=[(dimension, items)], grouped=False, topic=True)
+        for dimension, items in sections
+    )
+
+
+def claim_href(claim: Claim, link: Linker) -> str:
+    """Where a claim stands: its engine's page, or its report's page, at the claim's anchor."""
+    return f"{link(engine_page(claim.engine, claim.report))}#{claim_anchor(claim.id)}"
 
 
 def render_ref(claim: Claim, link: Linker, short: bool = False) -> str:
     """A link to the claim on its engine's page; `short` shows the slug without the engine."""
-    href = link(engine_page(claim.engine, claim.report))
     name = claim.id.split("/", 1)[1] if short else claim.id
-    return _environment().get_template("ref.html.j2").render(
-        claim=claim, name=name, href=f"{href}#{claim_anchor(claim.id)}").strip()
+    return _render("ref.html.j2", claim=claim, name=name, href=claim_href(claim, link)).strip()
 
 
 def render_engine_table(catalog: Catalog, link: Linker) -> str:
@@ -269,7 +292,7 @@ def render_engine_table(catalog: Catalog, link: Linker) -> str:
         page = link(engine_page(engine.id)) if claims else ""
         rows.append({"engine": engine, "claims": claims, "page": page,
                      "repository": engine.repository.removeprefix("https://github.com/")})
-    return _environment().get_template("engines.html.j2").render(rows=rows)
+    return _render("engines.html.j2", rows=rows)
 
 
 def render_coverage(catalog: Catalog, engines: list[str]) -> str:
@@ -278,16 +301,17 @@ def render_coverage(catalog: Catalog, engines: list[str]) -> str:
     layers = [
         (title, [d for d in catalog.dimensions.values() if d.layer == key]) for key, title in catalog.layers
     ]
-    return _environment().get_template("coverage.html.j2").render(
-        layers=layers, engines=[catalog.engines[e] for e in engines], counts=counts, labels=LABELS,
+    return _render(
+        "coverage.html.j2", layers=layers, engines=[catalog.engines[e] for e in engines], counts=counts, labels=LABELS,
     )
 
 
-def render_engine_card(catalog: Catalog, engine_id: str) -> str:
-    """The pin an engine's page describes, and how its claims are labelled."""
+def render_engine_card(catalog: Catalog, engine_id: str, link: Linker) -> str:
+    """The pin an engine's page describes, and how its claims are labelled (each count opens the explorer)."""
     labels = Counter(c.label for c in catalog.engine_claims(engine_id))
-    return _environment().get_template("engine.html.j2").render(
-        engine=catalog.engines[engine_id], labels=[(label, labels[label]) for label in LABELS if labels[label]],
+    return _render(
+        "engine.html.j2", engine=catalog.engines[engine_id], explorer=link(EXPLORER_PAGE),
+        labels=[(label, labels[label]) for label in LABELS if labels[label]],
     )
 
 
@@ -301,7 +325,7 @@ def render_models(catalog: Catalog, options: dict[str, str], link: Linker) -> st
     if not claims:
         raise RenderError("selects no claim with a model")
     rows = [{"claim": claim, "ref": render_ref(claim, link, short=True)} for claim in claims]
-    return _environment().get_template("models.html.j2").render(rows=rows)
+    return _render("models.html.j2", rows=rows)
 
 
 def render_compare(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
@@ -318,8 +342,11 @@ def render_compare(catalog: Catalog, options: dict[str, str], link: Linker) -> s
         cells = []
         for engine in engines:
             claims = [c for c in catalog.engine_claims(engine) if c.dimension == dimension.key]
-            cells.append([render_ref(claim, link, short=True) for claim in claims])
+            # The engine page lists its own claims by topic: the cell links that topic.
+            on_page = any(not c.report for c in claims)
+            topic = f"{link(engine_page(engine))}#{topic_anchor([engine], dimension.key)}" if on_page else ""
+            cells.append({"refs": [render_ref(claim, link, short=True) for claim in claims], "topic": topic})
         rows.append((dimension, cells))
-    return _environment().get_template("compare.html.j2").render(
-        engines=[catalog.engines[e] for e in engines], rows=rows,
+    return _render(
+        "compare.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows,
     )

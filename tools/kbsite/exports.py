@@ -1,0 +1,101 @@
+"""What the site offers beside its pages, built from the records: the downloads and the search entries.
+
+Pure functions of the catalog, the lock and the build stamp; the MkDocs glue writes their results.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from dataclasses import dataclass
+
+from citecheck.lock import Lock, cite_key
+from enginekb.model import LABEL_TITLES, Catalog, Claim, claim_anchor
+
+from .pages import engine_page
+from .render import plain
+
+
+@dataclass(frozen=True)
+class Stamp:
+    commit: str  # the project's commit the site was built from
+    built: str  # the build date, YYYY-MM-DD
+
+    def sentence(self) -> str:
+        return f"Built {self.built} from enginekb commit {self.commit}"
+
+
+def claim_record(claim: Claim, catalog: Catalog, lock: Lock, page_url: str) -> dict:
+    """One claim as plain data, with the lines the lock recorded and a permalink for each cite."""
+    engine = catalog.engines[claim.engine]
+    cites = []
+    for cite in claim.cites:
+        entry = lock.cites.get(cite_key(claim.engine, cite))
+        lines = tuple(entry["lines"]) if entry else None
+        cites.append({
+            "file": cite.file, cite.target_kind: cite.target, "contains": cite.contains, "commit": cite.commit,
+            "lines": list(lines) if lines else None, "kind": entry["kind"] if entry else None,
+            "url": engine.permalink(cite.file, cite.commit, lines),
+        })
+    dimension = catalog.dimensions[claim.dimension]
+    return {
+        "id": claim.id, "engine": claim.engine, "label": claim.label, "layer": dimension.layer,
+        "dimension": claim.dimension, "text": claim.text, "note": claim.note, "see": list(claim.see),
+        "count": {"value": claim.count.value, "how": claim.count.how} if claim.count else None,
+        "model": _model(claim), "cites": cites, "page": f"{page_url}#{claim_anchor(claim.id)}",
+    }
+
+
+def _model(claim: Claim) -> dict | None:
+    if claim.model is None:
+        return None
+    m = claim.model
+    return {"family": m.family, "task": m.task, "stages": list(m.stages), "streaming": m.streaming, "deploy": list(m.deploy)}
+
+
+def claims_json(catalog: Catalog, lock: Lock, stamp: Stamp, url_of) -> dict:
+    """Every record: engines with their pins, and every claim (`url_of` maps a docs page to its URL)."""
+    return {
+        "stamp": {"commit": stamp.commit, "built": stamp.built},
+        "engines": [vars(engine) for engine in catalog.engines.values()],
+        "claims": [claim_record(c, catalog, lock, url_of(engine_page(c.engine, c.report))) for c in catalog.claims],
+    }
+
+
+CSV_COLUMNS = ("id", "engine", "label", "layer", "dimension", "text", "cites", "page")
+
+
+def claims_csv(data: dict) -> str:
+    """`claims_json`'s claims as one CSV row each; cites as `file:symbol@L1-L2` joined by `; `."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([f"# {data['stamp']['built']} enginekb {data['stamp']['commit']}"])
+    writer.writerow(CSV_COLUMNS)
+    for claim in data["claims"]:
+        cites = "; ".join(
+            f"{c['file']}:{c.get('symbol') or c.get('phrase')}" + (f"@L{c['lines'][0]}-L{c['lines'][1]}" if c["lines"] else "")
+            for c in claim["cites"])
+        writer.writerow([_cell(claim[column]) if column != "cites" else _cell(cites) for column in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def _cell(value) -> str:
+    """A spreadsheet reads a leading = + - @ as a formula: such cells get a leading apostrophe."""
+    text = " ".join(str(value).split())
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def search_entries(catalog: Catalog, url_of) -> list[dict]:
+    """One search entry per claim: its id first in the title, so that searching an id finds it first."""
+    entries = []
+    for claim in catalog.claims:
+        engine = catalog.engines[claim.engine]
+        dimension = catalog.dimensions[claim.dimension]
+        entries.append({
+            "location": f"{url_of(engine_page(claim.engine, claim.report))}#{claim_anchor(claim.id)}",
+            # The index holds HTML fragments: everything from a record is escaped.
+            "title": html.escape(f"{claim.id} ({LABEL_TITLES[claim.label]}, {engine.name})"),
+            "text": html.escape(f"{plain(claim.text)} ({dimension.title})"),
+        })
+    return entries
