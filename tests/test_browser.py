@@ -95,7 +95,7 @@ def test_searching_a_claim_id_lands_on_that_claim(page, served_site):
     first.wait_for(timeout=20000)
     assert claim_id in first.inner_text()
     first.locator("a").first.click()
-    page.wait_for_url(f"**/engines/ncnn/#claim-ncnn-vulkan-layer-count", timeout=10000)
+    page.wait_for_url("**/engines/ncnn/#claim-ncnn-vulkan-layer-count", timeout=10000)
     assert page.locator("#claim-ncnn-vulkan-layer-count").is_visible()
 
 

@@ -42,7 +42,7 @@ def test_stats_counts_labels_and_lists_missing_dimensions(demo_project, capsys):
     project = demo_project({"demo/a.yaml": CLAIMS})
     assert main(["--root", str(project), "stats"]) == 0
     out = capsys.readouterr().out
-    assert "demo: lacks 41 dimensions: kind.category," in out
+    assert "demo: lacks 48 dimensions: kind.category," in out
     assert "other: no claims yet" in out
     assert main(["--root", str(project), "stats", "--format", "json"]) == 0
     stats = json.loads(capsys.readouterr().out)

@@ -42,8 +42,12 @@ def test_good_records_load_with_defaults(demo_project):
         ("{id: demo/a, label: verified, dimension: kind.category, text: t, cites: []}", "demo/a: cites: a verified claim needs at least one cite"),
         ("{id: demo/a, label: repo-reported, dimension: kind.category, text: t}", "demo/a: a repo-reported claim must cite"),
         ("{id: demo/a, label: measured, dimension: kind.category, text: t}", "demo/a: a measured claim needs provenance"),
-        ("{id: demo/a, label: inferred, dimension: kind.category, text: t, provenance: {machine: m, date: '2026-01-01', command: c, build: b, source: s}}",
-         "demo/a: only a measured claim carries provenance"),
+        ("{id: demo/a, label: inferred, dimension: kind.category, text: t, measurement: {value: 1, unit: s}, provenance: {measured_by: the earlier study, machine: 'EPYC, 222 GB/s', model: Qwen3-0.6B, quantisation: Q4_0, threads: '32 threads', engine_build: llama.cpp e71b805, command: llama-bench -t 32, date: '2026-01-02', source: {repository: 'https://github.com/Hosi121/vllm-omni', commit: '9999999999999999999999999999999999999999', path: benchmarks/x.json, field: results.tps}}}",
+         "demo/a: only a measured claim carries provenance and a measurement"),
+        ("{id: demo/a, label: proposal, dimension: kind.category, text: t}", "demo/a: a proposal rests on at least one claim (rests_on)"),
+        ("{id: demo/a, label: proposal, dimension: kind.category, text: t, rests_on: [demo/nothing]}", "demo/a: rests_on: unknown claim 'demo/nothing'"),
+        ("{id: demo/a, label: verified, dimension: kind.category, text: t, absence: true, cites: [{file: a.c, symbol: f}]}",
+         "demo/a: an absence claim says in its note how the tree was searched"),
         ("{id: demo/a, label: inferred, dimension: kind.nothing, text: t}", "demo/a: unknown dimension 'kind.nothing'"),
         ("{id: other/a, label: inferred, dimension: kind.category, text: t}", "other/a: id must start with 'demo/'"),
         ("{id: demo/a, label: inferred, dimension: kind.category, text: 3}", "demo/a: text: 3 is not of type 'string'"),
@@ -97,8 +101,10 @@ def test_dates_stay_text_so_provenance_validates(demo_project):
         - id: demo/m
           label: measured
           dimension: deploy.cold-start
-          text: Loads in 1 s.
-          provenance: {machine: laptop, date: 2026-01-02, command: run, build: abc, source: logs/x.txt}
+          text: Loads in 1 s, as the earlier study measured it.
+          measurement: {value: 1, unit: s}
+          provenance: {measured_by: the earlier study, machine: 'EPYC, 222 GB/s', model: Qwen3-0.6B, quantisation: Q4_0, threads: '32 threads', engine_build: llama.cpp e71b805, command: llama-bench -t 32, date: '2026-01-02', source: {repository: 'https://github.com/Hosi121/vllm-omni', commit: '9999999999999999999999999999999999999999', path: benchmarks/x.json, field: results.tps}}
         """}
     catalog = load_catalog(demo_project(claims))
     assert catalog.claim("demo/m").provenance["date"] == "2026-01-02"
+    assert catalog.claim("demo/m").measurement == (1, "s")

@@ -8,10 +8,11 @@ from collections import Counter
 from pathlib import Path
 from time import monotonic
 
-from enginekb.load import CLAIMS_DIR, SHA, find_root, load_catalog
-from enginekb.problems import CatalogError, display_path
+from enginekb.frame import SHA
+from enginekb.load import CLAIMS_DIR, find_root, load_catalog
+from enginekb.problems import CatalogError
 
-from .check import Result, check_offline, check_online, merge_lock
+from .check import check_offline, check_online, merge_lock
 from .lock import LOCK_NAME, LockError, read_lock, update_lock
 from .repos import RepositorySources
 from .report import FORMATS, REPORTS, github_problems, guarded

@@ -6,26 +6,20 @@ schema cannot know: the engines and dimensions that exist, unique ids, and refer
 
 from __future__ import annotations
 
-import datetime
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from .model import Catalog, Claim, Cite, Count, Dimension, Engine, ModelRow, claim_anchor
+from .frame import load_dimensions, load_engines, read_records
+from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
 from .schema import ClaimsSchema
-from .yamlfile import LocatedYaml, YamlError, load_yaml, read_text
+from .yamlfile import LocatedYaml, YamlError, read_text
 
 CLAIMS_DIR = "claims"
 ENGINES_FILE = "engines.yaml"
 DIMENSIONS_FILE = "dimensions.yaml"
 SCHEMA_FILE = "claim.schema.json"
-ENGINE_FIELDS = ("id", "name", "repository", "pin", "pin_date", "licence", "study_commit")
-SHA = re.compile(r"^[0-9a-f]{40}$")
-ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
-# Pages link to the repository: only an https URL without characters that could leave an attribute.
-HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?$")
 ID_LINE = re.compile(r"^\s*-?\s*id:\s*['\"]?([a-z0-9][a-z0-9.-]*/[a-z0-9][a-z0-9.-]*)", re.MULTILINE)
 
 
@@ -41,8 +35,8 @@ def find_root(start: Path | None = None) -> Path:
 def load_catalog(root: Path) -> Catalog:
     claims_dir = root / CLAIMS_DIR
     problems: list[Problem] = []
-    engines = _load_engines(claims_dir / ENGINES_FILE, problems)
-    layers, dimensions = _load_dimensions(claims_dir / DIMENSIONS_FILE, problems)
+    engines = load_engines(claims_dir / ENGINES_FILE, problems)
+    layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems)
     catalog = Catalog(root, engines, layers, dimensions)
     for path in sorted(claims_dir.rglob("*")):
         if path.suffix not in (".yaml", ".yml"):
@@ -61,103 +55,8 @@ def load_catalog(root: Path) -> Catalog:
     return catalog
 
 
-def _read(path: Path, problems: list[Problem]) -> LocatedYaml | None:
-    try:
-        return load_yaml(path)
-    except FileNotFoundError:
-        problems.append(Problem(path, 0, "-", "file missing"))
-    except YamlError as error:
-        problems.append(Problem(error.path, error.line, "-", error.message))
-    return None
-
-
-def _load_engines(path: Path, problems: list[Problem]) -> dict[str, Engine]:
-    located = _read(path, problems)
-    entries = located.data.get("engines") if located and isinstance(located.data, dict) else None
-    if located and not isinstance(entries, list):
-        problems.append(Problem(path, 1, "-", "expected a mapping with a list `engines`"))
-    engines: dict[str, Engine] = {}
-    for index, entry in enumerate(entries or []):
-        line = located.line_of(("engines", index))
-        if not isinstance(entry, dict):
-            problems.append(Problem(path, line, "-", f"an engine is a mapping of {', '.join(ENGINE_FIELDS)}"))
-            continue
-        name = str(entry.get("id", "-"))
-        missing = [f for f in ENGINE_FIELDS if f not in entry]
-        extra = sorted(str(f) for f in entry if f not in ENGINE_FIELDS)
-        if missing or extra:
-            problems.append(Problem(path, line, name, "; ".join(
-                part for part in (missing and f"missing field {', '.join(missing)}",
-                                  extra and f"unknown field {', '.join(extra)}") if part)))
-            continue
-        values = {field: entry[field] for field in ENGINE_FIELDS}
-        wrong = [field for field, value in values.items() if not isinstance(value, str)]
-        if wrong:
-            problems.append(Problem(path, line, name, f"{', '.join(wrong)}: expected a string"))
-            continue
-        for field, message in _engine_field_problems(values):
-            problems.append(Problem(path, located.line_of(("engines", index, field)), name, message))
-        if values["id"] in engines:
-            problems.append(Problem(path, line, name, "duplicate engine id"))
-        engines[values["id"]] = Engine(**values)
-    return engines
-
-
-def _engine_field_problems(values: dict[str, str]) -> list[tuple[str, str]]:
-    found = []
-    if not ENGINE_ID.match(values["id"]):
-        found.append(("id", "id: lower-case letters, digits, dots and hyphens"))
-    for field in ("pin", "study_commit"):
-        if not SHA.match(values[field]):
-            found.append((field, f"{field}: a full 40-hex commit SHA"))
-    if not HTTPS_URL.match(values["repository"]):
-        found.append(("repository", "repository: an https:// URL (letters, digits and ._~%/- only)"))
-    try:
-        datetime.date.fromisoformat(values["pin_date"])
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", values["pin_date"]):
-            raise ValueError
-    except ValueError:
-        found.append(("pin_date", f"pin_date: a date YYYY-MM-DD, not {values['pin_date']!r}"))
-    for field in ("name", "licence"):
-        if not values[field].strip():
-            found.append((field, f"{field}: must not be blank"))
-    return found
-
-
-def _load_dimensions(path: Path, problems: list[Problem]) -> tuple[list[tuple[str, str]], dict[str, Dimension]]:
-    located = _read(path, problems)
-    layers: list[tuple[str, str]] = []
-    dimensions: dict[str, Dimension] = {}
-    if located is None:
-        return layers, dimensions
-    entries = located.data.get("layers") if isinstance(located.data, dict) else None
-    if not isinstance(entries, list):
-        problems.append(Problem(path, 1, "-", "expected a mapping with a list `layers`"))
-        return layers, dimensions
-    shape = "a layer has key, title and dimensions (a list of {key, title}), all strings"
-    for index, layer in enumerate(entries):
-        line = located.line_of(("layers", index))
-        if not (isinstance(layer, dict) and _strings(layer, "key", "title") and isinstance(layer.get("dimensions"), list)
-                and all(isinstance(d, dict) and _strings(d, "key", "title") for d in layer["dimensions"])):
-            problems.append(Problem(path, line, "-", shape))
-            continue
-        layers.append((layer["key"], layer["title"]))
-        for position, dimension in enumerate(layer["dimensions"]):
-            if dimension["key"] in dimensions:
-                where = located.line_of(("layers", index, "dimensions", position))
-                problems.append(Problem(path, where, "-", f"duplicate dimension {dimension['key']}"))
-            dimensions[dimension["key"]] = Dimension(dimension["key"], dimension["title"], layer["key"], layer["title"])
-    if not dimensions:
-        problems.append(Problem(path, 1, "-", "no dimensions defined"))
-    return layers, dimensions
-
-
-def _strings(mapping: dict, *keys: str) -> bool:
-    return all(isinstance(mapping.get(key), str) and mapping[key].strip() for key in keys)
-
-
 def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem]) -> list[Claim]:
-    located = _read(path, problems)
+    located = read_records(path, problems)
     if located is None:
         _salvage_ids(path, catalog)
         return []
@@ -232,6 +131,9 @@ def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: Lo
         note=raw.get("note"),
         see=tuple(raw.get("see", ())),
         report=report,
+        measurement=(raw["measurement"]["value"], raw["measurement"]["unit"]) if "measurement" in raw else None,
+        absence=raw.get("absence", False),
+        rests_on=tuple(raw.get("rests_on", ())),
         model=ModelRow(model["family"], model["task"], tuple(model["stages"]), model["streaming"],
                        tuple(model.get("deploy", ()))) if model else None,
     )
@@ -290,8 +192,9 @@ def _check_references(catalog: Catalog, problems: list[Problem]) -> None:
             problems.append(Problem(path, line, claim_id, f"id differs from {other!r} only in punctuation: "
                                                           "both would get the same anchor on the page"))
     for claim in catalog.claims:
-        for other in claim.see:
-            if other == claim.id:
-                problems.append(Problem(claim.path, claim.line, claim.id, "see: a claim cannot refer to itself"))
-            elif other not in catalog.ids:
-                problems.append(Problem(claim.path, claim.line, claim.id, f"see: unknown claim {other!r}"))
+        for field, others in (("see", claim.see), ("rests_on", claim.rests_on)):
+            for other in others:
+                if other == claim.id:
+                    problems.append(Problem(claim.path, claim.line, claim.id, f"{field}: a claim cannot refer to itself"))
+                elif other not in catalog.ids:
+                    problems.append(Problem(claim.path, claim.line, claim.id, f"{field}: unknown claim {other!r}"))

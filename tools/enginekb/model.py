@@ -52,6 +52,7 @@ class Dimension:
     title: str
     layer: str
     layer_title: str
+    related: tuple[str, ...] = ()  # other dimensions whose claims a cell of this one may rest on
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,9 @@ class Claim:
     see: tuple[str, ...] = ()
     report: str = ""  # sub-directory of the engine's claims: the report page the claim lives on
     model: ModelRow | None = None
+    measurement: tuple[float, str] | None = None  # (value, unit) of a measured claim
+    absence: bool = False  # the claim states that something is absent
+    rests_on: tuple[str, ...] = ()  # the claims a proposal or an inference rests on
 
 
 @dataclass

@@ -21,7 +21,7 @@ class CatalogError(Exception):
     """Raised with every problem found, so that one run reports them all."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(problems)
+        self.problems = sorted(set(problems))  # a rule broken twice in one place is said once
         super().__init__("\n".join(map(str, self.problems)))
 
 

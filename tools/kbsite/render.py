@@ -143,10 +143,10 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         # Topic headings, unless the list is one dimension already (or the page says none).
         one_topic = level == "none" or ("dimension" in options and "," not in options["dimension"])
         level_number = 0 if one_topic else int(level)
-        return render_claim_list(select_claims(catalog, options, directive.positional), catalog, lock,
+        return render_claim_list(select_claims(catalog, options, directive.positional), catalog, lock, link,
                                  None if one_topic else topics, level_number or 3)
     if directive.name == "claim":
-        return render_claim_list([_claim(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock)
+        return render_claim_list([_claim(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock, link)
     if directive.name == "ref":
         return ", ".join(render_ref(_claim(catalog, claim_id), link) for claim_id in _ids(directive))
     if directive.name == "engines":
@@ -247,8 +247,8 @@ def describe_query(how: dict) -> str:
     return text + (f", leaving out those matching `{how['exclude']}`" if how.get("exclude") else "")
 
 
-def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, topics: set[str] | None = None,
-                      level: int = 3) -> str:
+def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: Linker,
+                      topics: set[str] | None = None, level: int = 3) -> str:
     """Claims grouped by dimension, in the comparison's order, each group keeping file order.
 
     With `topics` (the topic ids the page already has), each group opens with a topic heading of
@@ -260,6 +260,7 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, topics:
         groups.setdefault(claim.dimension, []).append({
             "claim": claim, "cites": _rendered_cites(claim, catalog, lock),
             "query": describe_query(claim.count.how) if claim.count else "",
+            "rests_on": [render_ref(_claim(catalog, other), link) for other in claim.rests_on],
         })
     sections = [(catalog.dimensions[key], items) for key, items in groups.items()]
     grouped = len(sections) > 1
