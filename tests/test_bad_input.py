@@ -202,6 +202,17 @@ CASES = {
     "misspelled field": Case(claim("dimensoin: kind.category"), "lint", 2, "'dimensoin' was unexpected"),
     "YAML 1.1 yes key": Case(claim("yes: x"), "lint", 2, "Additional properties are not allowed ('yes' was unexpected)"),
     "model with an unknown task": Case(claim("model: {family: F, task: singing, stages: [s], streaming: no}"), "lint", 2, "model.task: 'singing' is not one of"),
+    # Verdict cells
+    "cell on a missing claim": Case(write("demo/cells.yaml", "- {dimension: kind.unit-of-work, verdict: yes, answer: One request., rests_on: [demo/nothing]}\n"), "lint", 2, "claims/demo/cells.yaml:1: demo/cell/kind.unit-of-work: rests_on: unknown claim 'demo/nothing'"),
+    "cell on another engine's claim": Case(lambda root: (write("other/a.yaml", CLAIM.replace("demo/x", "other/x"))(root), write("demo/cells.yaml", "- {dimension: kind.category, verdict: yes, answer: A library., rests_on: [other/x]}\n")(root)), "lint", 2, "demo/cell/kind.category: rests_on: other/x is a claim of other, not of demo"),
+    "cell on an unrelated row": Case(write("demo/cells.yaml", "- {dimension: scheduler.request, verdict: yes, answer: Queued., rests_on: [demo/net]}\n"), "lint", 2, "rests_on: demo/net is on kind.unit-of-work, unrelated to scheduler.request"),
+    "no without an absence claim": Case(write("demo/cells.yaml", "- {dimension: kind.unit-of-work, verdict: no, answer: None., rests_on: [demo/net]}\n"), "lint", 2, "a `no` rests on at least one claim that states the absence"),
+    "cell without claims": Case(write("demo/cells.yaml", "- {dimension: kind.unit-of-work, verdict: yes, answer: One., rests_on: []}\n"), "lint", 2, "rests_on: a cell rests on at least one claim"),
+    "cell answer too long": Case(write("demo/cells.yaml", "- {dimension: kind.unit-of-work, verdict: yes, answer: '" + "x" * 141 + "', rests_on: [demo/net]}\n"), "lint", 2, "answer: one line of at most 140 characters"),
+    "cell verdict unknown": Case(write("demo/cells.yaml", "- {dimension: kind.unit-of-work, verdict: maybe, answer: Hm., rests_on: [demo/net]}\n"), "lint", 2, "verdict: 'maybe' is not one of"),
+    "two cells for one row": Case(write("demo/cells.yaml", "- {dimension: kind.unit-of-work, verdict: yes, answer: A., rests_on: [demo/net]}\n- {dimension: kind.unit-of-work, verdict: partial, answer: B., rests_on: [demo/net]}\n"), "lint", 2, "claims/demo/cells.yaml:2: demo/cell/kind.unit-of-work: a second cell for this row"),
+    "cell on an unknown row": Case(write("demo/cells.yaml", "- {dimension: kind.nothing, verdict: yes, answer: A., rests_on: [demo/net]}\n"), "lint", 2, "demo/cell/kind.nothing: unknown dimension 'kind.nothing'"),
+    "platform row related": Case(write("demo/cells.yaml", "- {dimension: platform.android, verdict: partial, answer: Loads; no GPU., rests_on: [demo/net]}\n"), "lint", 2, "unrelated to platform.android"),
     # engines.yaml and dimensions.yaml
     "javascript repository": Case(engines_field("repository", "javascript:alert(1)//"), "lint", 2, f"{E}:4: demo: repository: an https:// URL"),
     "http repository": Case(engines_field("repository", "http://example.invalid/demo"), "lint", 2, "repository: an https:// URL"),
@@ -216,7 +227,7 @@ CASES = {
     "dimensions.yaml a list": Case(write("dimensions.yaml", "- kind\n"), "lint", 2, "claims/dimensions.yaml:1: -: expected a mapping with a list `layers`"),
     "dimension without a title": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - key: kind.category\n"), "lint", 2, "claims/dimensions.yaml:2: -: a layer has key, title and dimensions"),
     "duplicate dimension": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - {key: kind.category, title: A}\n      - {key: kind.category, title: B}\n"), "lint", 2, "claims/dimensions.yaml:6: -: duplicate dimension kind.category"),
-    "schema missing": Case(lambda root: (root / "claims" / "claim.schema.json").unlink(), "lint", 2, "claims/claim.schema.json:0: -: the claims schema is missing"),
+    "schema missing": Case(lambda root: (root / "claims" / "claim.schema.json").unlink(), "lint", 2, "claims/claim.schema.json:0: -: this JSON Schema of the records is missing"),
     "schema not JSON": Case(write("claim.schema.json", "{nope"), "lint", 2, "claims/claim.schema.json:1: -: not JSON"),
     "schema not an object": Case(write("claim.schema.json", "[]"), "lint", 2, "claims/claim.schema.json:0: -: not a usable JSON Schema"),
     # The lock

@@ -46,7 +46,8 @@ def test_stats_counts_labels_and_lists_missing_dimensions(demo_project, capsys):
     assert "other: no claims yet" in out
     assert main(["--root", str(project), "stats", "--format", "json"]) == 0
     stats = json.loads(capsys.readouterr().out)
-    assert stats["demo"]["labels"]["verified"] == 1 and stats["demo"]["dimensions_covered"] == 2
+    assert stats["engines"]["demo"]["labels"]["verified"] == 1 and stats["engines"]["demo"]["dimensions_covered"] == 2
+    assert stats["cells"] == {"demo": {}, "other": {}}
 
 
 def test_lint_and_bad_input(demo_project, capsys):

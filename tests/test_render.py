@@ -4,7 +4,8 @@ import pytest
 
 from citecheck.lock import Lock, cite_entry, cite_key
 from enginekb.load import load_catalog
-from kbsite.render import RenderError, claim_anchor, engine_page, render_page
+from enginekb.model import claim_anchor
+from kbsite.render import RenderError, engine_page, render_page
 
 CLAIMS = """
 - id: demo/net
@@ -183,3 +184,36 @@ def test_record_text_cannot_leave_its_html_block(demo_project):
     assert "javascript:" in html and 'href="javascript' not in html  # kept as text, never a link
     assert "<strong>now</strong>" in html and "<em>first</em>" in html
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+CELLS = """
+- {dimension: kind.unit-of-work, verdict: partial, answer: "One `Net` at a time.", rests_on: [demo/net, demo/gap2]}
+- {dimension: scheduler.request, verdict: no, answer: Nothing queues requests., rests_on: [demo/gap]}
+"""
+GAP2 = """
+- id: demo/gap2
+  label: inferred
+  dimension: kind.unit-of-work
+  text: Probably one call per request.
+- id: demo/gap
+  label: unknown
+  dimension: scheduler.request
+  text: Nothing schedules requests.
+  absence: true
+  note: Searched with git grep -i queue at the pin, no match.
+"""
+
+
+def test_cells_render_verdict_answer_derived_label_and_evidence(site, demo_project):
+    catalog = load_catalog(demo_project({"demo/a.yaml": CLAIMS.split("- id: demo/gap")[0] + GAP2, "demo/cells.yaml": CELLS}))
+    lock = site[1]
+    html = render_page("<!-- kb:cells layer=kind -->", "analysis/c.md", catalog, lock)
+    assert '<span class="kb-verdict"><span aria-hidden="true">\u25d0</span> partial</span>' in html
+    assert "One <code>Net</code> at a time." in html
+    assert 'title="The weakest label among the claims it rests on"><span aria-hidden="true">\u2248</span> Inferred' in html
+    assert "<details" in html and "Probably one call per request." in html
+    assert 'href="../engines/demo.md#claim-demo-net"' in html
+    question = render_page("<!-- kb:question rows=kind.unit-of-work,scheduler.request -->", "x.md", catalog, lock)
+    assert "\u2718</span> no</span>" in question.split("<tbody>")[1].split("</tr>")[0]  # any no makes the answer no
+    from claimtool.stats import compute_stats
+    assert compute_stats(catalog)["cells"]["demo"] == {"kind.unit-of-work": "partial", "scheduler.request": "no"}

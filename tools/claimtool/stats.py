@@ -1,30 +1,39 @@
-"""`claims stats`: counts by engine and label, and the dimensions each engine still lacks."""
+"""`claims stats`: counts by engine and label, the dimensions each engine still lacks, and its cells."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
 
+from enginekb.cells import evidence_label
 from enginekb.model import LABELS, Catalog
 
 
 def compute_stats(catalog: Catalog) -> dict:
-    stats = {}
+    """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}}}."""
+    stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
         labels = Counter(c.label for c in claims)
         covered = {c.dimension for c in claims}
+        mine = [cell for cell in catalog.cells if cell.engine == engine]
+        cells[engine] = {cell.dimension: cell.verdict for cell in mine}
         stats[engine] = {
             "claims": len(claims),
             "labels": {label: labels[label] for label in LABELS},
             "dimensions_covered": len(covered),
             "dimensions_total": len(catalog.dimensions),
             "missing": [key for key in catalog.dimensions if key not in covered],
+            "cells": len(mine),
+            "cells_missing": [key for key in catalog.dimensions if key not in cells[engine]],
+            "cell_verdicts": dict(Counter(cell.verdict for cell in mine)),
+            "cell_labels": dict(Counter(evidence_label(cell, catalog) for cell in mine)),
         }
-    return stats
+    return {"engines": stats, "cells": cells}
 
 
-def format_text(stats: dict) -> str:
+def format_text(result: dict) -> str:
+    stats = result["engines"]
     header = f"{'engine':<12}{'claims':>7}" + "".join(f"{label:>15}" for label in LABELS) + f"{'dimensions':>12}"
     lines = [header]
     for engine, s in stats.items():
@@ -42,6 +51,12 @@ def format_text(stats: dict) -> str:
             lines.append(f"{engine}: lacks {len(s['missing'])} dimensions: {', '.join(s['missing'])}")
         else:
             lines.append(f"{engine}: every dimension covered")
+    lines.append("")
+    for engine, s in stats.items():
+        if s["cells"]:
+            verdicts = ", ".join(f"{n} {v}" for v, n in sorted(s["cell_verdicts"].items()))
+            lines.append(f"{engine}: {s['cells']}/{s['dimensions_total']} cells ({verdicts})"
+                         + (f"; no cell for {', '.join(s['cells_missing'])}" if s["cells_missing"] else ""))
     return "\n".join(lines)
 
 

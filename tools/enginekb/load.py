@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import load_dimensions, load_engines, read_records
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
@@ -47,9 +48,14 @@ def load_catalog(root: Path) -> Catalog:
             if path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE} "
                                                       f"and {DIMENSIONS_FILE} stand directly in claims/"))
+        elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
+            located = read_records(path, problems)
+            if located is not None:
+                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
         else:
             catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems))
     _check_references(catalog, problems)
+    check_cells(catalog, problems)
     if problems:
         raise CatalogError(problems)
     return catalog

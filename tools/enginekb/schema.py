@@ -31,7 +31,7 @@ class ClaimsSchema:
         try:
             return _compiled(read_text(path))
         except FileNotFoundError:
-            raise CatalogError([Problem(path, 0, "-", "the claims schema is missing")]) from None
+            raise CatalogError([Problem(path, 0, "-", "this JSON Schema of the records is missing")]) from None
         except YamlError as error:
             raise CatalogError([Problem(path, error.line, "-", error.message)]) from None
         except json.JSONDecodeError as error:

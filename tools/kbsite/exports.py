@@ -14,7 +14,7 @@ from citecheck.lock import Lock, cite_key
 from enginekb.model import LABEL_TITLES, Catalog, Claim, claim_anchor
 
 from .pages import engine_page
-from .render import plain
+from .templating import plain
 
 
 @dataclass(frozen=True)

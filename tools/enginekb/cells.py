@@ -1,0 +1,99 @@
+"""Verdict cells: claims/<engine>/cells.yaml, one answer per comparison row and engine.
+
+A cell says `yes`, `partial`, `no`, `unknown` or `n/a` in one line and rests on claims of its own
+engine, on its own row or on a row its layer names as related. Its evidence label is derived: the
+weakest label among those claims. A `no` must rest on a claim that states the absence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import Catalog
+from .problems import Problem
+from .schema import ClaimsSchema
+from .yamlfile import LocatedYaml
+
+CELLS_FILE = "cells.yaml"
+CELL_SCHEMA_FILE = "cell.schema.json"
+VERDICTS = ("yes", "partial", "no", "unknown", "n/a")
+# Strongest first: a cell is only as established as the weakest claim it rests on.
+LABEL_STRENGTH = ("verified", "repo-reported", "measured", "inferred", "proposal", "unknown")
+
+
+@dataclass(frozen=True)
+class Cell:
+    engine: str
+    dimension: str
+    verdict: str
+    answer: str
+    rests_on: tuple[str, ...]
+    path: Path
+    line: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.engine}/cell/{self.dimension}"
+
+
+def evidence_label(cell: Cell, catalog: Catalog) -> str:
+    labels = [claim.label for claim in (catalog.claim(i) for i in cell.rests_on) if claim]
+    return max(labels, key=LABEL_STRENGTH.index) if labels else "unknown"
+
+
+def load_cells(located: LocatedYaml, engine: str, schema_path: Path, problems: list[Problem]) -> list[Cell]:
+    """The cells of one engine's cells.yaml; shape errors are reported and the cell left out."""
+    path = located.path
+    if not isinstance(located.data, list):
+        problems.append(Problem(path, 1, "-", "a cells file is a YAML list of cells"))
+        return []
+    invalid = set()
+    for location, message in ClaimsSchema.at(schema_path).errors(located.data):
+        index = location[0] if location else None
+        invalid.add(index)
+        problems.append(Problem(path, located.line_of(location), _name(engine, located.data, index), message))
+    return [
+        Cell(engine, raw["dimension"], raw["verdict"], " ".join(raw["answer"].split()), tuple(raw["rests_on"]), path,
+             located.line_of((index,)))
+        for index, raw in enumerate(located.data) if index not in invalid and isinstance(raw, dict)
+    ]
+
+
+def _name(engine: str, data: list, index) -> str:
+    raw = data[index] if isinstance(index, int) else None
+    return f"{engine}/cell/{raw['dimension']}" if isinstance(raw, dict) and isinstance(raw.get("dimension"), str) else "-"
+
+
+def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
+    """What the schema cannot know: the row exists, once per engine; the claims exist, are the
+    engine's, sit on this row or a related one; a `no` rests on a claim of absence."""
+    seen: dict[str, Cell] = {}
+    for cell in catalog.cells:
+        def problem(message: str) -> None:
+            problems.append(Problem(cell.path, cell.line, cell.id, message))
+
+        if cell.engine not in catalog.engines:
+            problem(f"unknown engine directory {cell.engine!r}")
+            continue
+        dimension = catalog.dimensions.get(cell.dimension)
+        if dimension is None:
+            problem(f"unknown dimension {cell.dimension!r}")
+            continue
+        if cell.id in seen:
+            problem(f"a second cell for this row (first at line {seen[cell.id].line})")
+        seen.setdefault(cell.id, cell)
+        allowed = {cell.dimension, *dimension.related}
+        claims = []
+        for claim_id in cell.rests_on:
+            claim = catalog.claim(claim_id)
+            if claim is None:
+                problem(f"rests_on: unknown claim {claim_id!r}")
+            elif claim.engine != cell.engine:
+                problem(f"rests_on: {claim_id} is a claim of {claim.engine}, not of {cell.engine}")
+            elif claim.dimension not in allowed and catalog.dimensions[claim.dimension].layer != dimension.layer:
+                problem(f"rests_on: {claim_id} is on {claim.dimension}, unrelated to {cell.dimension}")
+            else:
+                claims.append(claim)
+        if cell.verdict == "no" and claims and not any(c.absence for c in claims):
+            problem("a `no` rests on at least one claim that states the absence (absence: true)")
