@@ -82,6 +82,7 @@ class Count:
     value: int
     how: dict[str, Any]
     line: int = 0
+    study: tuple[int | str, str] | None = None  # (the earlier study's figure, what it counted)
 
     @property
     def query(self) -> str:

@@ -8,7 +8,22 @@ EXPLORER_PAGE = "analysis/explorer.md"
 DOWNLOADS = ("downloads/claims.json", "downloads/claims.csv", "downloads/claim.schema.json")
 
 
+# Reports shared by every engine: claims/<engine>/<report>/*.yaml of any engine live on one page.
+SHARED_REPORTS = {
+    "experiments": "analysis/experiments.md",
+    "feasibility": "analysis/feasibility.md",
+    "tts-design": "analysis/tts_edge_design.md",
+    "vla-design": "analysis/vla_edge_design.md",
+    "roadmap": "analysis/roadmap.md",
+    "edge-comparisons": "edge/comparisons.md",
+    "environment": "edge/environment.md",
+}
+
+
 def engine_page(engine_id: str, report: str = "") -> str:
-    """The docs path of an engine's analysis page (llama.cpp -> engines/llama_cpp.md), or of one of its
-    reports (vllm-omni, models -> engines/vllm_omni_models.md)."""
+    """The docs path a claim lives on: its engine's page (llama.cpp -> engines/llama_cpp.md), a shared
+    report's page (feasibility -> analysis/feasibility.md), or the engine's own report page
+    (vllm-omni, models -> engines/vllm_omni_models.md)."""
+    if report in SHARED_REPORTS:
+        return SHARED_REPORTS[report]
     return f"engines/{re.sub(r'[^a-z0-9]+', '_', '-'.join(filter(None, (engine_id, report))))}.md"

@@ -97,11 +97,13 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_cells(catalog, directive.options, link)
     if directive.name == "question":
         return render_question(catalog, directive.options, link)
+    if directive.name == "numbers":
+        return render_numbers(catalog, directive.options, link)
     if directive.name == "labels":
         return render_template("labels.html.j2", labels=LABELS).strip()
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link, lambda claim: claim_href(claim, link)))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question, numbers)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
@@ -227,3 +229,17 @@ def render_compare(catalog: Catalog, options: dict[str, str], link: Linker) -> s
     return render_template(
         "compare.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows,
     )
+
+
+def render_numbers(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
+    """`kb:numbers [engine=A,B] [study=only]`: every count claim, what we count, and the study's figure."""
+    unknown = set(options) - {"engine", "study"}
+    if unknown or options.get("study", "only") != "only":
+        raise RenderError("takes engine=A,B and study=only")
+    engines = analysed_engines(catalog, options.get("engine"))
+    rows = [{"claim": c, "ref": render_ref(c, link), "query": describe_query(c.count.how)}
+            for e in engines for c in catalog.engine_claims(e)
+            if c.count and (c.count.study or "study" not in options)]
+    if not rows:
+        raise RenderError("selects no count")
+    return render_template("numbers.html.j2", rows=rows, engines={e: catalog.engines[e] for e in engines})
