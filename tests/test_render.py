@@ -217,3 +217,9 @@ def test_cells_render_verdict_answer_derived_label_and_evidence(site, demo_proje
     assert "\u2718</span> no</span>" in question.split("<tbody>")[1].split("</tr>")[0]  # any no makes the answer no
     from claimtool.stats import compute_stats
     assert compute_stats(catalog)["cells"]["demo"] == {"kind.unit-of-work": "partial", "scheduler.request": "no"}
+
+
+def test_a_chosen_list_of_claims_keeps_the_page_order(site):
+    catalog, lock = site
+    html = render_page("<!-- kb:claim demo/gap demo/net -->", "engines/demo.md", catalog, lock)
+    assert html.index("claim-demo-gap") < html.index("claim-demo-net")

@@ -80,7 +80,8 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_claim_list(select_claims(catalog, options, directive.positional), catalog, lock, link,
                                  None if one_topic else topics, level_number or 3)
     if directive.name == "claim":
-        return render_claim_list([claim_named(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock, link)
+        return render_claim_list([claim_named(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock, link,
+                                 keep_order=True)
     if directive.name == "ref":
         return ", ".join(render_ref(claim_named(catalog, claim_id), link) for claim_id in _ids(directive))
     if directive.name == "engines":
@@ -137,21 +138,23 @@ def describe_query(how: dict) -> str:
 
 
 def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: Linker,
-                      topics: set[str] | None = None, level: int = 3) -> str:
-    """Claims grouped by dimension, in the comparison's order, each group keeping file order.
+                      topics: set[str] | None = None, level: int = 3, keep_order: bool = False) -> str:
+    """Claims grouped by dimension, in the comparison's order, each group keeping file order; with
+    `keep_order` (a list of ids the page chose), in the page's order, grouped by runs of one dimension.
 
     With `topics` (the topic ids the page already has), each group opens with a topic heading of
     `level`; without, a list spanning several dimensions has plain group titles.
     """
     order = {key: index for index, key in enumerate(catalog.dimensions)}
-    groups: dict[str, list[dict]] = {}
-    for claim in sorted(claims, key=lambda c: order[c.dimension]):
-        groups.setdefault(claim.dimension, []).append({
+    sections: list[tuple] = []
+    for claim in claims if keep_order else sorted(claims, key=lambda c: order[c.dimension]):
+        if not sections or sections[-1][0].key != claim.dimension:
+            sections.append((catalog.dimensions[claim.dimension], []))
+        sections[-1][1].append({
             "claim": claim, "cites": _rendered_cites(claim, catalog, lock),
             "query": describe_query(claim.count.how) if claim.count else "",
             "rests_on": [render_ref(claim_named(catalog, other), link) for other in claim.rests_on],
         })
-    sections = [(catalog.dimensions[key], items) for key, items in groups.items()]
     grouped = len(sections) > 1
     if topics is None:
         return render_template("claims.html.j2", sections=sections, grouped=grouped)
