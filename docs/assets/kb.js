@@ -89,7 +89,14 @@
     apply();
   }
 
-  function start() { topicTools(); explorer(); }
+  // A permalink into a folded model-table row or verdict cell opens it.
+  function openTarget() {
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var details = target && target.closest("details");
+    if (details) { details.open = true; target.scrollIntoView(); }
+  }
+
+  function start() { topicTools(); explorer(); openTarget(); window.addEventListener("hashchange", openTarget); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

@@ -93,7 +93,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
     if directive.name == "compare":
         return render_compare(catalog, directive.options, link)
     if directive.name == "models":
-        return render_models(catalog, directive.options, link)
+        return render_models(catalog, directive.options, lock, link)
     if directive.name == "cells":
         return render_cells(catalog, directive.options, link)
     if directive.name == "question":
@@ -197,8 +197,9 @@ def render_engine_card(catalog: Catalog, engine_id: str, link: Linker) -> str:
     )
 
 
-def render_models(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
-    """A report's model table: `kb:models engine=vllm-omni report=models [task=tts,vla]`."""
+def render_models(catalog: Catalog, options: dict[str, str], lock: Lock, link: Linker) -> str:
+    """A report's model table: `kb:models engine=vllm-omni report=models [task=tts,vla]`. Each row
+    holds its claim in full (folded), so the claim's permalink lands on its row."""
     unknown = set(options) - {"engine", "report", "task"}
     if unknown or "engine" not in options:
         raise RenderError("takes engine=ID, and optionally report=NAME (default models) and task=T1,T2")
@@ -206,7 +207,7 @@ def render_models(catalog: Catalog, options: dict[str, str], link: Linker) -> st
     claims = model_rows(catalog, engine, options.get("report", "models"), options.get("task"))
     if not claims:
         raise RenderError("selects no claim with a model")
-    rows = [{"claim": claim, "ref": render_ref(claim, link, short=True)} for claim in claims]
+    rows = [{"claim": claim, "card": render_claim_list([claim], catalog, lock, link)} for claim in claims]
     return render_template("models.html.j2", rows=rows)
 
 

@@ -17,6 +17,7 @@ BLANK_LINES = re.compile(r"\n\s*\n")
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("kbsite", "templates"),
+        auto_reload=False,  # templates are package files: compile each once per process
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
