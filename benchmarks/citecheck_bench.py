@@ -90,14 +90,16 @@ def read_floor(catalog, mirrors: Path, parse: bool) -> float:
 
 
 def scaled_project(target: int, into: Path) -> int:
-    """A copy of claims/ with every engine's claims repeated (ids made unique) until `target` claims."""
+    """A copy of claims/ with claims files repeated (ids made unique) until about `target` claims."""
     shutil.copytree(ROOT / "claims", into / "claims", ignore=shutil.ignore_patterns("cells.yaml", ".*"))
     catalog = load_catalog(ROOT)
-    files = sorted({claim.path for claim in catalog.claims})
+    files = sorted({claim.path for claim in catalog.claims if not claim.report})
     total, copy = len(catalog.claims), 0
     while total < target:
         copy += 1
         for path in files:
+            if total >= target:
+                break
             text = path.read_text(encoding="utf-8")
             engine = path.relative_to(ROOT / "claims").parts[0]
             # Copies get distinct ids and no see: (their targets would not exist as copies).
@@ -131,7 +133,9 @@ def main() -> int:
         if args.baseline:
             trees["baseline"] = worktree(args.baseline, scratch / "baseline") / "tools"
         cache = scratch / "cache"
-        env = {**os.environ, "CITECHECK_CACHE": str(cache), "NO_MKDOCS_2_WARNING": "1"}
+        store = scratch / "store"
+        env = {**os.environ, "CITECHECK_CACHE": str(cache), "ENGINEKB_CACHE": str(store), "NO_MKDOCS_2_WARNING": "1"}
+        cold_store = lambda: shutil.rmtree(store, ignore_errors=True)  # noqa: E731
         # Both trees read the same snapshot of the records (verdict cells left out: an older tree
         # would read them as claims). The lock is copied too, for --offline.
         snapshot = scratch / "records"
@@ -146,6 +150,8 @@ def main() -> int:
                                          before=lambda: shutil.rmtree(cache, ignore_errors=True))
             row["citecheck warm"] = best(args.repeat, tool("citecheck", tools_dir) + online, env)
             row["citecheck --offline"] = best(args.repeat, tool("citecheck", tools_dir) + root + ["--offline"], env)
+            row["claims lint, no record store"] = best(args.repeat, tool("claims", tools_dir) + root + ["lint"], env,
+                                                       before=cold_store)
             row["claims lint"] = best(args.repeat, tool("claims", tools_dir) + root + ["lint"], env)
             row["claims grep kv"] = best(args.repeat, tool("claims", tools_dir) + root + ["grep", "kv cache"], env)
             row[f"claims lint at {scaled_total}"] = best(args.repeat, tool("claims", tools_dir) + ["--root", str(scaled), "lint"], env)

@@ -31,3 +31,9 @@ def private_cache(tmp_path, monkeypatch):
     """Each test gets its own citecheck cache: results never leak between tests or from the user's."""
     monkeypatch.setenv("CITECHECK_CACHE", str(tmp_path / "citecheck-cache"))
     return tmp_path / "citecheck-cache"
+
+
+@pytest.fixture(autouse=True)
+def private_record_store(tmp_path, monkeypatch):
+    """Each test gets its own store of parsed records."""
+    monkeypatch.setenv("ENGINEKB_CACHE", str(tmp_path / "enginekb-cache"))

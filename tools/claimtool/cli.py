@@ -7,15 +7,13 @@ import re
 import sys
 from pathlib import Path
 
-from citecheck.lock import LOCK_NAME, read_lock
+from citecheck.lock import LOCK_NAME, LockError, read_lock
 from citecheck.report import guarded
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import LABELS
 from enginekb.problems import CatalogError
 
-from citecheck.lock import LockError
-
-from . import grep, lint, review, show, stats
+from . import grep, lint, review, stats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         except LockError as error:
             print(f"claims: {error}", file=sys.stderr)
             return 2
+        from . import show  # it renders queries with the site's code: only `show` pays for loading it
+
         print("\n\n".join(show.format_claim(catalog.claim(claim_id), catalog, lock) for claim_id in args.ids))
         return 0
     if args.engine and args.engine not in catalog.engines:

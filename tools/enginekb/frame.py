@@ -18,9 +18,9 @@ ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?$")
 
 
-def read_records(path: Path, problems: list[Problem]) -> LocatedYaml | None:
+def read_records(path: Path, problems: list[Problem], store=None) -> LocatedYaml | None:
     try:
-        return load_yaml(path)
+        return load_yaml(path, store)
     except FileNotFoundError:
         problems.append(Problem(path, 0, "-", "file missing"))
     except YamlError as error:
@@ -28,8 +28,8 @@ def read_records(path: Path, problems: list[Problem]) -> LocatedYaml | None:
     return None
 
 
-def load_engines(path: Path, problems: list[Problem]) -> dict[str, Engine]:
-    located = read_records(path, problems)
+def load_engines(path: Path, problems: list[Problem], store=None) -> dict[str, Engine]:
+    located = read_records(path, problems, store)
     entries = located.data.get("engines") if located and isinstance(located.data, dict) else None
     if located and not isinstance(entries, list):
         problems.append(Problem(path, 1, "-", "expected a mapping with a list `engines`"))
@@ -81,8 +81,8 @@ def _engine_field_problems(values: dict[str, str]) -> list[tuple[str, str]]:
     return found
 
 
-def load_dimensions(path: Path, problems: list[Problem]) -> tuple[list[tuple[str, str]], dict[str, Dimension]]:
-    located = read_records(path, problems)
+def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[list[tuple[str, str]], dict[str, Dimension]]:
+    located = read_records(path, problems, store)
     layers: list[tuple[str, str]] = []
     dimensions: dict[str, Dimension] = {}
     if located is None:

@@ -15,6 +15,7 @@ from .frame import load_dimensions, load_engines, read_records
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
 from .schema import ClaimsSchema
+from .store import RecordStore, default_directory
 from .yamlfile import LocatedYaml, YamlError, read_text
 
 CLAIMS_DIR = "claims"
@@ -33,11 +34,14 @@ def find_root(start: Path | None = None) -> Path:
     raise CatalogError([Problem(here, 0, "-", f"no {CLAIMS_DIR}/{ENGINES_FILE} here or above")])
 
 
-def load_catalog(root: Path) -> Catalog:
+def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
+    """Every record under root/claims. Unchanged files come from the record store (by default the one
+    in ~/.cache/enginekb, or $ENGINEKB_CACHE; `off` disables it) without being parsed again."""
     claims_dir = root / CLAIMS_DIR
+    store = store or RecordStore(default_directory())
     problems: list[Problem] = []
-    engines = load_engines(claims_dir / ENGINES_FILE, problems)
-    layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems)
+    engines = load_engines(claims_dir / ENGINES_FILE, problems, store)
+    layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
     catalog = Catalog(root, engines, layers, dimensions)
     for path in sorted(claims_dir.rglob("*")):
         if path.suffix not in (".yaml", ".yml"):
@@ -49,11 +53,12 @@ def load_catalog(root: Path) -> Catalog:
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE} "
                                                       f"and {DIMENSIONS_FILE} stand directly in claims/"))
         elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
-            located = read_records(path, problems)
+            located = read_records(path, problems, store)
             if located is not None:
-                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
+                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems, store))
         else:
-            catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems))
+            catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store))
+    store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems)
     if problems:
@@ -61,8 +66,9 @@ def load_catalog(root: Path) -> Catalog:
     return catalog
 
 
-def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem]) -> list[Claim]:
-    located = read_records(path, problems)
+def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem],
+                      store: RecordStore) -> list[Claim]:
+    located = read_records(path, problems, store)
     if located is None:
         _salvage_ids(path, catalog)
         return []
@@ -75,7 +81,7 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
     if engine is None:
         problems.append(Problem(path, 1, "-", f"unknown engine directory {engine_id!r} (engines: {', '.join(catalog.engines)})"))
     invalid = set()
-    for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).errors(located.data):
+    for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).checked(located, store):
         index = location[0] if location else None
         invalid.add(index)
         problems.append(Problem(path, located.line_of(location), _claim_id(located.data, index), message))

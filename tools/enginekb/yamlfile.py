@@ -57,6 +57,7 @@ class LocatedYaml:
     path: Path
     data: Any
     lines: dict[tuple, int] = field(default_factory=dict)
+    digest: str = ""  # of the text, for the record store
 
     def line_of(self, location: tuple) -> int:
         """The line of the deepest known value on `location` (errors may point below a leaf)."""
@@ -97,8 +98,21 @@ def read_text(path: Path) -> str:
     return text
 
 
-def load_yaml(path: Path) -> LocatedYaml:
-    return parse_yaml(read_text(path), path)
+def load_yaml(path: Path, store=None) -> LocatedYaml:
+    """The file's records; with a `RecordStore`, unchanged text is not parsed again."""
+    text = read_text(path)
+    if store is None:
+        return parse_yaml(text, path)
+    from .store import digest
+
+    key = digest(text)
+    hit = store.get(key)
+    if hit is not None:
+        return LocatedYaml(path, hit[0], hit[1], key)
+    located = parse_yaml(text, path)
+    located.digest = key
+    store.put(key, located.data, located.lines)
+    return located
 
 
 def parse_yaml(text: str, path: Path) -> LocatedYaml:
