@@ -164,7 +164,7 @@ def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, clai
             cache.cites[cache.cite_key(blob.sha, cite.file, cite.target_kind, cite.target, cite.contains)] = hit
     except CheckFailure as error:
         if error.kind in ("file missing", "symbol not found") and cite.symbol:
-            error.reason += _where_else(store.get(), cite)
+            error.reason += where_else(store.get(), cite)
         return _cite_result(claim, cite, **_failed(error))
     lines, kind = (hit[0], hit[1]), hit[2]
     fresh.cites[cite_key(claim.engine, cite)] = cite_entry(claim.engine, cite, blob_sha, lines, kind)
@@ -186,11 +186,15 @@ def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim,
     return _count_result(claim, pin, count, status="ok", value=value)
 
 
-def _where_else(store: GitStore, cite: Cite) -> str:
-    """Where the symbol's last name occurs at the commit: what a maintainer moving a pin needs."""
+def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:
+    """Where the symbol's last name occurs at `commit` (default: the cite's) other than the cited
+    file: what a maintainer moving a pin needs."""
+    if cite.symbol is None:
+        return ""
+    commit = commit or cite.commit
     word = cite.symbol.replace(".", "::").split("::")[-1]
-    files = [f for f in store.files_mentioning(cite.commit, word, limit=6) if f != cite.file][:5]
-    return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs in no other file at this commit"
+    files = [f for f in store.files_mentioning(commit, word, limit=6) if f != cite.file][:5]
+    return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs in no other file at {commit[:12]}"
 
 
 def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: Path) -> list[Result]:

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from enginekb.model import Catalog, Claim, Cite
 
+from .check import where_else
 from .counts import compute_count
 from .errors import CheckFailure, FileMissing
 from .gitstore import GitStore
@@ -108,7 +109,7 @@ def _cite_drift(store: GitStore, resolver: Resolver, renames: dict[str, str], cl
         new_blob = store.read(new, path)
     except FileMissing as error:
         if path not in renames:
-            entry.reason = f"file missing: {error.reason}" + _where_else(store, cite, new)
+            entry.reason = f"file missing: {error.reason}" + where_else(store, cite, new)
             return entry
         path = renames[path]
         new_blob = store.read(new, path)
@@ -119,7 +120,7 @@ def _cite_drift(store: GitStore, resolver: Resolver, renames: dict[str, str], cl
     try:
         new_found = _resolve(resolver, new_blob, cite)
     except CheckFailure as error:
-        entry.reason = f"{error.kind}: {error.reason}" + _where_else(store, cite, new)
+        entry.reason = f"{error.kind}: {error.reason}" + where_else(store, cite, new)
         return entry
     entry.new_lines = new_found.lines
     before, after = _text(old_blob, old_found.lines), _text(new_blob, new_found.lines)
@@ -144,14 +145,6 @@ def _text(blob, lines: tuple[int, int]) -> list[str]:
     if chosen and not chosen[-1].endswith("\n"):
         chosen[-1] += "\n"
     return chosen
-
-
-def _where_else(store: GitStore, cite: Cite, commit: str) -> str:
-    if cite.symbol is None:
-        return ""
-    word = cite.symbol.replace(".", "::").split("::")[-1]
-    files = store.files_mentioning(commit, word, limit=6)[:5]
-    return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs in no file at {commit[:12]}"
 
 
 def _count_drift(store: GitStore, claim: Claim, old: str, new: str) -> list[CountDrift]:
