@@ -1,0 +1,42 @@
+"""Two citecheck runs that refresh the lock at once both keep their entries; a killed writer's
+temporary file is removed by the next writer."""
+
+import multiprocessing
+import time
+
+from citecheck.check import merge_lock
+from citecheck.lock import Lock, read_lock, update_lock, write_lock
+
+
+def _entry(engine: str) -> dict:
+    return {"engine": engine, "commit": "c" * 40, "file": f"{engine}.c", "symbol": "f", "blob": "b" * 40,
+            "lines": [1, 2], "kind": "definition"}
+
+
+def _refresh(path, engine, hold):
+    fresh = Lock({(engine, "c" * 40, f"{engine}.c", "symbol", "f", ""): _entry(engine)}, {})
+
+    def change(current):
+        time.sleep(hold)  # the other writer is waiting meanwhile, not reading a stale lock
+        return merge_lock(current, fresh, [engine])
+
+    update_lock(path, change)
+
+
+def test_concurrent_refreshes_of_different_engines_keep_both(tmp_path):
+    path = tmp_path / "citecheck.lock"
+    write_lock(path, Lock())
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_refresh, args=(path, engine, 0.3)) for engine in ("ncnn", "mnn")]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(10)
+    assert sorted(e["engine"] for e in read_lock(path).cites.values()) == ["mnn", "ncnn"]
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_writer(tmp_path):
+    path = tmp_path / "citecheck.lock"
+    (tmp_path / ".citecheck-abc123.lock").write_text("half a lock")
+    update_lock(path, lambda current: current)
+    assert read_lock(path).cites == {} and not list(tmp_path.glob(".citecheck-*"))
