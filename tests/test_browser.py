@@ -178,3 +178,19 @@ def test_the_verified_only_toggle_and_folding_topics(page, served_site):
     assert not following.is_visible()
     topic.click()
     assert following.is_visible()
+
+
+def test_a_verdict_cells_evidence_opens_by_tap_at_phone_width(page, served_site):
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.goto(f"{served_site}/analysis/comparison/")
+        cell = page.locator("details.kb-cell").first
+        cell.scroll_into_view_if_needed()
+        evidence = cell.locator(".kb-evidence")
+        assert not evidence.is_visible()
+        cell.locator("summary").click()
+        assert evidence.is_visible()
+        link = evidence.locator("a.kb-ref").first
+        assert "#claim-" in link.get_attribute("href")
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 900})
