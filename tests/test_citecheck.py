@@ -243,3 +243,24 @@ def test_no_cache_resolves_again_and_leaves_the_cache_alone(passing_project, dem
     assert not private_cache.exists()
     assert run(passing_project, "--repo", f"demo={path}")[0] == 0
     assert (private_cache / "resolved.json").exists()
+
+
+def test_a_count_can_be_the_value_a_file_gives_a_constant(demo_project, demo, capsys):
+    path, _ = demo
+    claims = """
+- id: demo/version
+  label: inferred
+  dimension: kind.category
+  text: The header's version is 3.
+  count: {value: 3, how: {file: src/net.h, constant: DEMO_VERSION}}
+- id: demo/nothing
+  label: inferred
+  dimension: kind.category
+  text: A constant that is not there.
+  count: {value: 1, how: {file: src/net.h, constant: NOT_DEFINED}}
+"""
+    project = demo_project({"demo/a.yaml": claims})
+    code, out = run(project, "--repo", f"demo={path}", capsys=capsys)
+    assert code == 1
+    assert "demo/version" not in out.out.split("demo @")[0]  # the first passes
+    assert "demo/nothing: symbol not found: NOT_DEFINED: no integer definition in src/net.h" in out.out

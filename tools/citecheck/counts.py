@@ -7,6 +7,7 @@ import re
 from .cfamily import C_SUFFIXES, enum_members
 from .errors import FileMissing, SymbolNotFound
 from .gitstore import GitStore
+from .textsearch import comment_spans, mask
 
 
 def compute_count(store: GitStore, sha: str, how: dict) -> int:
@@ -24,6 +25,8 @@ def compute_count(store: GitStore, sha: str, how: dict) -> int:
             raise FileMissing(f"nothing at {sha[:12]} matches {how['glob']!r}")
         return sum(1 for e in matched if kept(e.path))
     blob = store.read(sha, how["file"])
+    if "constant" in how:
+        return constant_value(blob, how["constant"])
     if "lines" in how:
         pattern = re.compile(how["lines"])
         return sum(1 for line in blob.text.splitlines() if pattern.search(line) and kept(line))
@@ -53,3 +56,17 @@ def glob_to_regex(glob: str) -> re.Pattern:
             out.append(re.escape(glob[index]))
             index += 1
     return re.compile("".join(out))
+
+
+def constant_value(blob, name: str) -> int:
+    """The integer a file gives a named constant: `#define NAME 16`, `NAME = 16` (C/C++ constexpr or
+    enum member, Python) or `NAME: int = 16`, outside comments. Exactly one definition must match."""
+    text = mask(blob.text, comment_spans(blob.path, blob.text))
+    word = re.escape(name)
+    pattern = re.compile(rf"(?:#\s*define\s+{word}\s+\(?|(?<![\w.]){word}\s*(?::\s*[\w\[\]]+\s*)?=(?!=)\s*\(?)"
+                         rf"\s*(0x[0-9a-fA-F]+|\d+)[uUlL]*\b")
+    values = {int(m.group(1), 0) for m in pattern.finditer(text)}
+    if len(values) != 1:
+        found = "no integer definition" if not values else f"several values {sorted(values)}"
+        raise SymbolNotFound(f"{name}: {found} in {blob.path}")
+    return values.pop()

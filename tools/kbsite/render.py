@@ -132,6 +132,8 @@ def describe_query(how: dict) -> str:
         text = f"{how.get('entries', 'files')} matching `{how['glob']}`"
     elif "lines" in how:
         text = f"lines of `{how['file']}` matching `{how['lines']}`"
+    elif "constant" in how:
+        text = f"the value `{how['file']}` gives `{how['constant']}`"
     else:
         text = f"members of enum `{how['enum']}` in `{how['file']}`"
     return text + (f", leaving out those matching `{how['exclude']}`" if how.get("exclude") else "")
