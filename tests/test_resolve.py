@@ -111,3 +111,24 @@ def test_comments_anywhere_are_masked_including_inside_initialisers_and_bodies()
             resolve("x.cpp", source, word)
     with pytest.raises(SymbolNotFound):
         resolve("engine/sched.py", SCHED_PY + "\n# hidden_in_python_comment\n", "hidden_in_python_comment")
+
+
+def test_a_definition_the_parser_cut_short_extends_to_its_closing_brace(monkeypatch):
+    """tree-sitter, recovering from an error inside a body (at the pins: `#if` blocks in ExecuTorch's
+    `Method::set_input`), can end a function early; the resolver then follows the braces."""
+    from dataclasses import replace
+
+    from citecheck import resolve
+    from citecheck.gitstore import Blob
+
+    source = b"int Net::run(int n)\n{\n    if (n) {\n        return 1;\n    }\n    return 0;\n}\n"
+    parse = resolve.parse_source
+
+    def cut_short(path, data):
+        parsed = parse(path, data)
+        parsed.definitions = [replace(d, end=d.start + 30, lines=(1, 3), partial=True) for d in parsed.definitions]
+        return parsed
+
+    monkeypatch.setattr(resolve, "parse_source", cut_short)
+    found = resolve.Resolver().resolve_symbol(Blob("net.cpp", "0" * 40, source), "Net::run", contains="return 0")
+    assert found.lines == (1, 7) and found.kind == "definition"

@@ -95,7 +95,10 @@ def _name(node: tree_sitter.Node | None) -> str:
 def _add(parsed: ParsedSource, scope: tuple[str, ...], name: str, kind: str, node: tree_sitter.Node) -> None:
     if name:
         qualified = "::".join((*scope, name))
-        parsed.definitions.append(Definition(qualified, kind, node.start_byte, node.end_byte, node_lines(node)))
+        # A definition the grammar recovered from an error (an `#if` inside a body, a macro it cannot
+        # read) may end early: the resolver then takes its extent from the braces.
+        parsed.definitions.append(Definition(qualified, kind, node.start_byte, node.end_byte, node_lines(node),
+                                             partial=node.has_error))
 
 
 def _function_name(declarator: tree_sitter.Node | None) -> str | None:
@@ -241,12 +244,18 @@ def definition_by_braces(masked: str, symbol: str) -> tuple[int, int] | None:
     match = head.search(masked)
     if match is None:
         return None
+    end = matching_brace(masked, match.end() - 1)
+    return (match.start(), end) if end is not None else None
+
+
+def matching_brace(masked: str, opening: int) -> int | None:
+    """The offset just past the brace that closes the one at `opening`."""
     depth = 0
-    for position in range(match.end() - 1, len(masked)):
+    for position in range(opening, len(masked)):
         if masked[position] == "{":
             depth += 1
         elif masked[position] == "}":
             depth -= 1
             if depth == 0:
-                return match.start(), position + 1
+                return position + 1
     return None

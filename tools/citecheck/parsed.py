@@ -12,6 +12,7 @@ class Definition:
     start: int  # byte offsets of the whole definition (decorators and body included)
     end: int
     lines: tuple[int, int]  # 1-based, inclusive
+    partial: bool = False  # the parser recovered from an error inside it: its end may be early
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cfamily import C_SUFFIXES, CPP_SUFFIXES, definition_by_braces, parse_c_family
+from .cfamily import C_SUFFIXES, CPP_SUFFIXES, definition_by_braces, matching_brace, parse_c_family
 from .errors import ContainsMissing, SymbolNotFound
 from .gitstore import Blob
 from .parsed import Definition, ParsedSource
@@ -83,7 +83,8 @@ class Resolver:
             return []
         separator = source.parsed.separator
         wanted = re.sub(r"\s+", "", symbol)
-        matches = [d for d in source.parsed.definitions if d.name == wanted or d.name.endswith(separator + wanted)]
+        matches = [_whole(source, d) for d in source.parsed.definitions
+                   if d.name == wanted or d.name.endswith(separator + wanted)]
         return [d for d in matches if d.kind == "definition"] + [d for d in matches if d.kind != "definition"]
 
 
@@ -96,6 +97,18 @@ class Resolver:
             return []
         lines = (line_of(source.text, span[0]), line_of(source.text, span[1] - 1))
         return [Definition(symbol, "definition", span[0], span[1], lines)]
+
+
+def _whole(source: _Source, definition: Definition) -> Definition:
+    """A definition the parser only partly read, extended to the brace that closes its body."""
+    if not definition.partial or definition.kind != "definition":
+        return definition
+    opening = source.masked.find("{", definition.start)
+    end = matching_brace(source.masked, opening) if opening != -1 else None
+    if end is None or end <= definition.end:
+        return definition
+    lines = (definition.lines[0], line_of(source.text, end - 1))
+    return Definition(definition.name, definition.kind, definition.start, end, lines)
 
 
 def parse_source(path: str, data: bytes) -> ParsedSource | None:
