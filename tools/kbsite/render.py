@@ -101,7 +101,10 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
     if directive.name == "numbers":
         return render_numbers(catalog, directive.options, link)
     if directive.name == "labels":
-        return render_template("labels.html.j2", labels=LABELS).strip()
+        unknown = [label for label in directive.positional if label not in LABELS]
+        if unknown:
+            raise RenderError(f"unknown label {', '.join(unknown)}")
+        return render_template("labels.html.j2", labels=directive.positional or LABELS).strip()
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link, lambda claim: claim_href(claim, link)))
     raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question, numbers)")
