@@ -191,10 +191,10 @@ def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:
     file: what a maintainer moving a pin needs."""
     if cite.symbol is None:
         return ""
-    commit = commit or cite.commit
+    where = f"at {commit[:12]}" if commit else "at this commit"
     word = cite.symbol.replace(".", "::").split("::")[-1]
-    files = [f for f in store.files_mentioning(commit, word, limit=6) if f != cite.file][:5]
-    return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs in no other file at {commit[:12]}"
+    files = [f for f in store.files_mentioning(commit or cite.commit, word, limit=6) if f != cite.file][:5]
+    return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs in no other file {where}"
 
 
 def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: Path) -> list[Result]:
