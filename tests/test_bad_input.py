@@ -224,7 +224,7 @@ CASES = {
     "short pin": Case(engines_field("pin", "abc123"), "lint", 2, "pin: a full 40-hex commit SHA"),
     "engine field of the wrong type": Case(engines_field("name", 7), "lint", 2, "demo: name: expected a string"),
     "engines.yaml of the wrong shape": Case(write("engines.yaml", "- id: demo\n"), "lint", 2, f"{E}:1: -: expected a mapping with a list `engines`"),
-    "dimensions.yaml a list": Case(write("dimensions.yaml", "- kind\n"), "lint", 2, "claims/dimensions.yaml:1: -: expected a mapping with a list `layers`"),
+    "dimensions.yaml a list": Case(write("dimensions.yaml", "- kind\n"), "lint", 2, "claims/dimensions.yaml:1: -: expected a mapping with a list `layers`\nclaims: 1 problem(s)"),
     "dimension without a title": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - key: kind.category\n"), "lint", 2, "claims/dimensions.yaml:2: -: a layer has key, title and dimensions"),
     "duplicate dimension": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - {key: kind.category, title: A}\n      - {key: kind.category, title: B}\n"), "lint", 2, "claims/dimensions.yaml:6: -: duplicate dimension kind.category"),
     "schema missing": Case(lambda root: (root / "claims" / "claim.schema.json").unlink(), "lint", 2, "claims/claim.schema.json:0: -: this JSON Schema of the records is missing"),

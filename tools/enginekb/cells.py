@@ -78,7 +78,8 @@ def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
             continue
         dimension = catalog.dimensions.get(cell.dimension)
         if dimension is None:
-            problem(f"unknown dimension {cell.dimension!r}")
+            if catalog.dimensions:  # none at all: the dimensions file's own error says it
+                problem(f"unknown dimension {cell.dimension!r}")
             continue
         if cell.id in seen:
             problem(f"a second cell for this row (first at line {seen[cell.id].line})")
