@@ -264,3 +264,14 @@ def test_a_count_can_be_the_value_a_file_gives_a_constant(demo_project, demo, ca
     assert code == 1
     assert "demo/version" not in out.out.split("demo @")[0]  # the first passes
     assert "demo/nothing: symbol not found: NOT_DEFINED: no integer definition in src/net.h" in out.out
+
+
+def test_a_symlink_read_twice_is_refused_both_times(passing_project, demo):
+    from citecheck.errors import NotRegularFile
+    from citecheck.gitstore import GitStore
+
+    path, shas = demo
+    store = GitStore(path)
+    for _ in range(2):  # the second read comes from the store's memo of tree lookups
+        with pytest.raises(NotRegularFile, match="symbolic link"):
+            store.read(shas[1], "include/net_link.h")

@@ -78,7 +78,7 @@ def parse_c_family(source: bytes, cpp: bool) -> ParsedSource:
     tree = _parser(cpp).parse(blank_export_macros(source))
     parsed = ParsedSource("::")
     _walk(tree.root_node, (), parsed)
-    collect_comments(tree.root_node, parsed)
+    collect_comments(tree, parsed)
     return parsed
 
 

@@ -46,6 +46,7 @@ class GitStore:
             raise RepositoryUnavailable(f"{path} is not a git repository ({type(error).__name__})") from None
         self.path = Path(path)
         self._blobs: dict[str, bytes] = {}
+        self._nodes: dict[tuple[str, str], object] = {}  # (commit, path) -> tree or blob object
 
     def close(self) -> None:
         self.repo.close()
@@ -78,7 +79,9 @@ class GitStore:
             if node.type != "tree":
                 raise FileMissing(f"{'/'.join(parts[:depth])} is not a directory at {sha[:12]}")
             try:
-                node = node[part]
+                known = self._nodes.get((sha, here))
+                # Kept: each lookup in a fresh subtree object parses it again, gitpython's slow part.
+                node = known if known is not None else self._nodes.setdefault((sha, here), node[part])
             except KeyError:
                 raise FileMissing(f"{path} does not exist at {sha[:12]}" + self._moved_hint(sha, path)) from None
             except (ValueError, OSError, BadObject, git.GitCommandError) as error:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
+
+import tree_sitter
 
 
 @dataclass(frozen=True)
@@ -28,12 +31,13 @@ def node_lines(node) -> tuple[int, int]:
     return node.start_point.row + 1, max(end, node.start_point.row + 1)
 
 
-def collect_comments(node, parsed: ParsedSource) -> None:
-    """Record every comment below `node`: mentions inside them do not count."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "comment":
-            parsed.comments.append((current.start_byte, current.end_byte))
-        else:
-            stack.extend(current.children)
+def collect_comments(tree: tree_sitter.Tree, parsed: ParsedSource) -> None:
+    """Record every comment in `tree`: mentions inside them do not count. A tree-sitter query
+    finds them in C, without walking every node in Python."""
+    captures = tree_sitter.QueryCursor(_comment_query(tree.language)).captures(tree.root_node)
+    parsed.comments.extend((c.start_byte, c.end_byte) for c in captures.get("comment", []))
+
+
+@cache
+def _comment_query(language) -> tree_sitter.Query:
+    return tree_sitter.Query(language, "(comment) @comment")

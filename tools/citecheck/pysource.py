@@ -19,9 +19,9 @@ def _parser() -> tree_sitter.Parser:
 
 def parse_python(source: bytes) -> ParsedSource:
     parsed = ParsedSource(".")
-    root = _parser().parse(source).root_node
-    _walk(root, (), parsed)
-    collect_comments(root, parsed)
+    tree = _parser().parse(source)
+    _walk(tree.root_node, (), parsed)
+    collect_comments(tree, parsed)
     return parsed
 
 
