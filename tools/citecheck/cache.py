@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from enginekb.store import cache_home
+
 CACHE_NAME = "resolved.json"
 # The modules whose code decides what a cite or count resolves to.
 _RESOLVER_MODULES = ("resolve.py", "cfamily.py", "pysource.py", "textsearch.py", "parsed.py", "counts.py")
@@ -36,8 +38,8 @@ def resolver_fingerprint() -> str:
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "enginekb" / "citecheck"
+    """$CITECHECK_CACHE, else the citecheck folder of the project's cache."""
+    return Path(os.environ["CITECHECK_CACHE"]) if os.environ.get("CITECHECK_CACHE") else cache_home() / "citecheck"
 
 
 @dataclass

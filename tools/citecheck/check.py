@@ -9,7 +9,7 @@ from pathlib import Path
 
 from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
-from .cache import ResolveCache, default_cache_dir, load_cache, save_cache
+from .cache import ResolveCache, load_cache, save_cache
 from .counts import compute_count
 from .errors import CheckFailure, CountMismatch, LockMissing
 from .gitstore import GitStore
@@ -53,15 +53,13 @@ def _failed(error: CheckFailure) -> dict:
 
 
 def check_online(catalog: Catalog, engines: list[str], sources: RepositorySources,
-                 cache_dir: Path | None | str = "default", jobs: int | None = None) -> tuple[list[Result], Lock]:
+                 cache_dir: Path | None = None, jobs: int | None = None) -> tuple[list[Result], Lock]:
     """Resolve every cite and count in the real repositories; return results and fresh lock entries.
 
-    The cache in `cache_dir` (default: $CITECHECK_CACHE, else ~/.cache/enginekb/citecheck; None: no
-    cache) answers what an earlier run resolved from the same inputs and learns what this run
-    resolves. Engines with work left run in up to `jobs` processes (default: the usable cores).
+    The cache in `cache_dir` (None: no cache; the command's default is `cache.default_cache_dir()`)
+    answers what an earlier run resolved from the same inputs and learns what this run resolves.
+    Engines with work left run in up to `jobs` processes (default: the usable cores).
     """
-    if cache_dir == "default":
-        cache_dir = Path(os.environ["CITECHECK_CACHE"]) if os.environ.get("CITECHECK_CACHE") else default_cache_dir()
     jobs = jobs or len(os.sched_getaffinity(0))
     cache = load_cache(cache_dir)
     tasks = [(catalog.engines[e], catalog.engine_claims(e)) for e in engines]

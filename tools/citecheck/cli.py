@@ -12,6 +12,7 @@ from enginekb.frame import SHA
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.problems import CatalogError
 
+from .cache import default_cache_dir
 from .check import check_offline, check_online, merge_lock
 from .lock import LOCK_NAME, LockError, read_lock, update_lock
 from .repos import RepositorySources
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         )
         if args.cache:
             sources.cache = args.cache
-        cache_dir = None if args.no_cache else "default"
+        cache_dir = None if args.no_cache else default_cache_dir()
         results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None)
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
         if not args.no_write and not args.pin and all(r.ok for r in results):

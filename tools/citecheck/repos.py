@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from enginekb.model import Engine
+from enginekb.store import cache_home
 
 from .errors import RepositoryUnavailable
 from .gitstore import GitStore, fetch_pinned
@@ -18,8 +19,7 @@ FETCH_URLS_VARIABLE = "CITECHECK_FETCH_URLS"
 
 
 def default_cache() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "enginekb" / "repos"
+    return cache_home() / "repos"
 
 
 @dataclass

@@ -22,13 +22,16 @@ def digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def cache_home() -> Path:
+    """The project's cache folder, $XDG_CACHE_HOME/enginekb: the record store, citecheck's cache and
+    fetched repositories all live below it."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "enginekb"
+
+
 def default_directory() -> Path | None:
     if os.environ.get("ENGINEKB_CACHE") == "off":
         return None
-    if os.environ.get("ENGINEKB_CACHE"):
-        return Path(os.environ["ENGINEKB_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "enginekb"
+    return Path(os.environ["ENGINEKB_CACHE"]) if os.environ.get("ENGINEKB_CACHE") else cache_home()
 
 
 class RecordStore:
