@@ -76,9 +76,8 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
             raise RenderError("heading= takes a level from 2 to 5, or none")
         # Topic headings, unless the list is one dimension already (or the page says none).
         one_topic = level == "none" or ("dimension" in options and "," not in options["dimension"])
-        level_number = 0 if one_topic else int(level)
         return render_claim_list(select_claims(catalog, options, directive.positional), catalog, lock, link,
-                                 None if one_topic else topics, level_number or 3)
+                                 None if one_topic else topics, 3 if one_topic else int(level))
     if directive.name == "claim":
         return render_claim_list([claim_named(catalog, claim_id) for claim_id in _ids(directive)], catalog, lock, link,
                                  keep_order=True)
