@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from .store import digest
+
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 32
 # C0 controls other than tab, line feed and carriage return; DEL; C1 controls.
@@ -103,8 +105,6 @@ def load_yaml(path: Path, store=None) -> LocatedYaml:
     text = read_text(path)
     if store is None:
         return parse_yaml(text, path)
-    from .store import digest
-
     key = digest(text)
     hit = store.get(key)
     if hit is not None:
