@@ -9,6 +9,7 @@ CLAIMS = """
   label: verified
   dimension: device.accelerators
   text: Vulkan is the only GPU API.
+  scope: Every backend directory under src/ listed; only src/gpu.cpp creates a GPU instance (git grep).
   cites:
     - {file: src/gpu.cpp, symbol: create_gpu_instance}
 - id: demo/no-queue
@@ -54,7 +55,7 @@ def test_lint_and_bad_input(demo_project, capsys):
     project = demo_project({"demo/a.yaml": CLAIMS + "- {id: demo/x, label: maybe, dimension: kind.category, text: t}\n"})
     assert main(["--root", str(project), "lint"]) == 2
     err = capsys.readouterr().err
-    assert "a.yaml:11: demo/x: label: 'maybe' is not one of" in err and "1 problem(s)" in err
+    assert "a.yaml:12: demo/x: label: 'maybe' is not one of" in err and "1 problem(s)" in err
     assert main(["--root", str(project), "grep", "--engine", "nosuch"]) == 2
 
 
@@ -79,19 +80,27 @@ REVIEWED = """
   label: verified
   dimension: kind.category
   text: Every backend uses `Net::load`, and only it.
+  scope: All three backend directories under src/ read; git grep -n load at the pin.
   cites:
     - {file: src/net.cpp, symbol: Net::load}
 - id: demo/two-cites
   label: verified
   dimension: kind.category
   text: Every backend uses it.
+  scope: Both backends read.
   cites:
     - {file: src/net.cpp, symbol: Net::load}
     - {file: src/net.h, symbol: Net}
+- id: demo/whole-graph
+  label: verified
+  dimension: kind.category
+  text: The whole graph is loaded by `Net::load`.
+  cites:
+    - {file: src/net.cpp, symbol: Net::load}
 - id: demo/absent
   label: verified
   dimension: kind.process-model
-  text: The engine has no scheduler; `NONE` is only a name here.
+  text: The engine has no scheduler; `NONE` is a name here.
   cites:
     - {file: src/net.cpp, symbol: Net::load}
     - {file: src/net.h, symbol: Net}
@@ -105,15 +114,17 @@ REVIEWED = """
 """
 
 
-def test_review_lists_absolute_words_on_one_cite_and_unsearched_absences(demo_project, capsys):
+def test_review_lists_what_lint_cannot_judge(demo_project, capsys):
     root = demo_project({"demo/a.yaml": REVIEWED})
     assert main(["--root", str(root), "review"]) == 0  # advice, never a failure
     out = capsys.readouterr().out
-    assert "demo/only-one: absolute words 'every', 'only' with one cite" in out
-    assert "demo/two-cites" not in out
+    assert ("demo/only-one: generalises (exclusive: 'only it'; universal: 'Every backend') on one cite: "
+            "check that its scope covers the sibling paths it names") in out
+    assert "demo/two-cites" not in out  # scoped, and more than one path cited
+    assert "demo/whole-graph: absolute word 'whole' with one cite" in out
     assert "demo/absent: states an absence ('has no') but its note does not say how the tree was searched" in out
     assert "demo/absent-searched: states" not in out and "'none'" not in out
-    assert out.rstrip().endswith("claims review: 2 of 4 Verified claims to look at again (2 notes); advice, not a failure")
+    assert out.rstrip().endswith("claims review: 3 of 5 Verified claims to look at again (3 notes); advice, not a failure")
 
 
 def test_grep_with_an_invalid_regex_is_a_usage_error(demo_project, capsys):

@@ -1,9 +1,9 @@
 """`claims review`: where a reader should look first. Advice, never a failure.
 
-Verified claims whose text uses an absolute word ("only", "every", "never", "has no", ...) and rest
-on a single cite: one cited definition rarely shows that no other backend, build flag or caller
-behaves differently. And absence claims ("has no", "does not", "none") whose `note` does not say how
-the absence was searched for.
+What lint cannot judge: a generalising claim whose `scope` says the siblings were read while it cites
+one path only (does the scope really cover them?); other absolute words ("each", "whole", "cannot")
+on a single cite, which the generalisation detector leaves to a reader; and absence claims ("has no",
+"does not", "none") whose `note` does not say how the absence was searched for.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import re
 
 from enginekb.model import Catalog, Claim
 from enginekb.problems import display_path
+from enginekb.scope import CODE_SPAN, generalisations
 
 ABSOLUTE = re.compile(
     r"\b(only|every|all|never|always|any|none|rejects|entire(?:ly)?|whole|sole(?:ly)?|no other|nothing|cannot|"
     r"is how|the way)\b", re.IGNORECASE)
 ABSENCE = re.compile(r"\b(has no|have no|there is no|no \w+ (?:exists?|is)|does not|do not|doesn't|none|nowhere|"
                      r"lacks?|without any|absent)\b", re.IGNORECASE)
-CODE = re.compile(r"`[^`]*`")
 SEARCHED = re.compile(r"\b(grep|searched|search|looked|ls-tree|no match|no hits?|zero matches|across the tree)\b",
                       re.IGNORECASE)
 
@@ -29,9 +29,13 @@ def review(catalog: Catalog, engine: str | None = None) -> list[tuple[Claim, str
     for claim in catalog.claims:
         if claim.label != "verified" or engine and claim.engine != engine:
             continue
-        prose = CODE.sub(" ", claim.text)  # `NONE` in a code span is a name, not a claim of absence
+        prose = CODE_SPAN.sub(" ", claim.text)  # `NONE` in a code span is a name, not a claim of absence
+        general = generalisations(claim.text, counted=claim.count is not None)
         words = sorted({m.group(1).lower() for m in ABSOLUTE.finditer(prose)})
-        if words and len(claim.cites) == 1:
+        if general and len(claim.cites) == 1:
+            found.append((claim, f"generalises ({'; '.join(general)}) on one cite: check that its scope covers "
+                                 "the sibling paths it names"))
+        elif words and not general and len(claim.cites) == 1:
             found.append((claim, f"absolute word{'s' if len(words) > 1 else ''} {', '.join(map(repr, words))} "
                                  "with one cite: check the other paths (backends, build flags, callers)"))
         absence = ABSENCE.search(prose)

@@ -15,6 +15,7 @@ from .frame import load_dimensions, load_engines, read_records
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
 from .schema import ClaimsSchema
+from .scope import generalisations
 from .store import RecordStore, default_directory
 from .yamlfile import LocatedYaml, YamlError, read_text
 
@@ -142,6 +143,7 @@ def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: Lo
                     (count["study"]["value"], count["study"]["counted"]) if "study" in count else None) if count else None,
         provenance=raw.get("provenance"),
         note=raw.get("note"),
+        scope=raw.get("scope"),
         see=tuple(raw.get("see", ())),
         report=report,
         measurement=(raw["measurement"]["value"], raw["measurement"]["unit"]) if "measurement" in raw else None,
@@ -175,6 +177,11 @@ def _check_claim(claim: Claim) -> list[Problem]:
             problem(cite.line, f"cite file {cite.file!r} must be a relative path inside the repository")
         if cite.contains and cite.phrase is not None:
             problem(cite.line, "`contains` needs a symbol to look inside, not a phrase")
+    if claim.label == "verified" and not claim.scope:
+        found = generalisations(claim.text, counted=claim.count is not None)
+        if found:
+            problem(claim.line, f"the text generalises ({'; '.join(found)}) but has no `scope`: say which sibling "
+                                "paths were read and how, narrow the text, or label it inferred")
     if claim.count:
         for key in ("lines", "exclude"):
             pattern = claim.count.how.get(key)

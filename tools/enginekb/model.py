@@ -114,6 +114,7 @@ class Claim:
     count: Count | None = None
     provenance: dict[str, str] | None = None
     note: str | None = None
+    scope: str | None = None  # which sibling paths a generalising claim was checked against, and how
     see: tuple[str, ...] = ()
     report: str = ""  # sub-directory of the engine's claims: the report page the claim lives on
     model: ModelRow | None = None

@@ -41,7 +41,7 @@ def claim_record(claim: Claim, catalog: Catalog, lock: Lock, page_url: str) -> d
     dimension = catalog.dimensions[claim.dimension]
     return {
         "id": claim.id, "engine": claim.engine, "label": claim.label, "layer": dimension.layer,
-        "dimension": claim.dimension, "text": claim.text, "note": claim.note, "see": list(claim.see),
+        "dimension": claim.dimension, "text": claim.text, "note": claim.note, "scope": claim.scope, "see": list(claim.see),
         "count": {"value": claim.count.value, "how": claim.count.how} if claim.count else None,
         "model": _model(claim), "cites": cites, "page": f"{page_url}#{claim_anchor(claim.id)}",
     }

@@ -1,0 +1,71 @@
+"""`scope`: a Verified claim that generalises says how far it was checked, or lint rejects it."""
+
+import pytest
+
+from enginekb.load import load_catalog
+from enginekb.problems import CatalogError
+from enginekb.scope import generalisations
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("CPU int8 W8A8 goes through `CPUInt8ScaledMMLinearKernel`.", "the mechanism"),
+    ("The Apple GPU path is the Metal backend.", "the mechanism"),
+    ("macOS builds four GPU-capable delegates.", "complete count"),
+    ("Only the CPU backend implements it.", "exclusive"),
+    ("Every backend reports false.", "universal"),
+    ("No other runtime reads the file.", "absolute"),
+    ("Dequantisation is implicit in the kernel.", "the mechanism"),
+])
+def test_generalisations_are_found(text, kind):
+    assert [found.split(":")[0] for found in generalisations(text)] == [kind]
+
+
+@pytest.mark.parametrize("text", [
+    "`Net::load` opens the file.",
+    "The override applies only when the environment variable is set.",  # a condition, one path
+    "Each layer packs its weights at load.",  # distributive, not a category claim
+    "`ONLY_ONE` is a constant in `every_backend.h`.",  # code spans are names
+])
+def test_single_path_statements_are_left_alone(text):
+    assert generalisations(text) == []
+
+
+def test_a_count_record_is_the_scope_of_its_number():
+    assert generalisations("There are 14 backend ids.", counted=True) == []
+    assert generalisations("There are 14 backend ids.") == ["complete count: '14 backend'"]
+
+
+CLAIM = """
+- id: demo/only-cpu
+  label: {label}
+  dimension: kind.category
+  text: Only the CPU backend uses `Net::load`.
+  cites:
+    - {{file: src/net.cpp, symbol: Net::load}}
+{extra}"""
+
+
+def test_lint_rejects_a_verified_generalisation_without_scope(demo_project):
+    project = demo_project({"demo/a.yaml": CLAIM.format(label="verified", extra="")})
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(project)
+    [problem] = caught.value.problems
+    assert str(problem).endswith(
+        "a.yaml:1: demo/only-cpu: the text generalises (exclusive: 'Only the') but has no `scope`: say which "
+        "sibling paths were read and how, narrow the text, or label it inferred")
+
+
+@pytest.mark.parametrize("label, extra", [
+    ("verified", "  scope: All backend directories under src/ listed; the GPU backend has no loader (git grep)."),
+    ("inferred", ""),  # only a Verified claim promises that the code shows the generalisation
+])
+def test_a_scoped_or_unverified_generalisation_passes(demo_project, label, extra):
+    catalog = load_catalog(demo_project({"demo/a.yaml": CLAIM.format(label=label, extra=extra)}))
+    assert catalog.claim("demo/only-cpu").scope == (extra.split("scope: ", 1)[1] if extra else None)
+
+
+def test_a_blank_scope_is_rejected(demo_project):
+    project = demo_project({"demo/a.yaml": CLAIM.format(label="verified", extra='  scope: " "')})
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(project)
+    assert any("scope must not be blank" in str(p) for p in caught.value.problems)

@@ -1,0 +1,48 @@
+"""Which claims generalise, and so must say in `scope` how far the generalisation was checked.
+
+A claim usually reads one path correctly and then widens it to the whole category: "only", "every
+backend", "the GPU path", "goes through", a list or count that looks complete. Any sibling path (another
+backend, build flag, caller, platform) can make that false, so a Verified claim that generalises says
+which siblings were read and how, in `scope`. The patterns were tuned on the 1,205 Verified claims of
+December 2026: they flag about a quarter of them, and leave out the distributive "each layer ..." and
+the conditional "only when ...", which describe one path rather than a category.
+"""
+
+from __future__ import annotations
+
+import re
+
+CODE_SPAN = re.compile(r"`[^`]*`")
+# What a generalisation ranges over: the kinds of sibling paths a claim can overlook.
+CATEGORY = (r"(?:backends?|delegates?|platforms?|paths?|callers?|runtimes?|targets?|variants?|devices?|"
+            r"architectures?|formats?|famil(?:y|ies)|models?|kernels?|ops|operators?|builds?|engines?|APIs?|"
+            r"entry points?|routes?|endpoints?|OS|operating systems?|GPUs?|CPUs?|NPUs?|accelerators?|"
+            r"providers?|implementations?|front-?ends?|converters?|quanti[sz]ations?|types?|dtypes?|schemes?|"
+            r"modes?|stages?|workers?|processes|threads?|methods?|layers?)")
+NUMBER = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
+CONDITION = r"(?:when|if|while|after|before|once|at|on|in|with|for|during|until|as|to)"
+
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("exclusive", re.compile(rf"\b(?:the only [\w-]+|only (?!{CONDITION}\b)[\w-]+)", re.IGNORECASE)),
+    ("universal", re.compile(rf"\b(?:every|all|any)\s+(?:(?:of the|the|its|other|in-tree|supported)\s+)?"
+                             rf"(?:[\w-]+\s+){{0,2}}?{CATEGORY}\b", re.IGNORECASE)),
+    ("absolute", re.compile(r"\b(?:never|always|no other|nowhere|none of the|in every case|regardless of)\b",
+                            re.IGNORECASE)),
+    ("the mechanism", re.compile(r"\b(?:is how|goes through|go through|pass(?:es)? through|implicit(?:ly)?|"
+                                 r"is the way)\b|\bthe (?:[\w-]+ ){0,2}(?:path|mechanism|route)\b", re.IGNORECASE)),
+    ("complete count", re.compile(rf"\b{NUMBER} (?:[\w-]+ ){{0,2}}?{CATEGORY}\b", re.IGNORECASE)),
+)
+
+
+def generalisations(text: str, counted: bool = False) -> list[str]:
+    """The phrases of `text` that generalise, each as 'kind: phrase'. Code spans are names, not prose.
+    A claim with a `count` record has its number recomputed by a query, which is its scope already."""
+    prose = CODE_SPAN.sub(" x ", text)
+    found = []
+    for kind, pattern in PATTERNS:
+        if kind == "complete count" and counted:
+            continue
+        match = pattern.search(prose)
+        if match:
+            found.append(f"{kind}: {' '.join(match.group(0).split())!r}")
+    return found
