@@ -102,36 +102,51 @@ def tab():
 
 # Every element of the page's content, with the theme's search results, in document order.
 TARGETS = ".md-content *, .md-search-result *"
+# In the page, for every element: the events a pointer hovering it sends, focus, and a click. A click
+# that would load another document of the site is held back (that cannot run script here and would
+# end the walk); a javascript: or data: link is followed.
+STAY = """() => {
+  document.querySelectorAll("details").forEach(d => d.open = true);
+  document.addEventListener("click", event => {
+    const link = event.target.closest && event.target.closest("a[href]");
+    if (link && /^(https?:|[^:]*$)/i.test(link.getAttribute("href"))) event.preventDefault();
+  }, true);
+}"""
+WALK = """(selector) => {
+  const elements = Array.from(document.querySelectorAll(selector));
+  for (const element of elements) {
+    for (const type of ["pointerover", "pointerenter", "mouseover", "mouseenter", "mousemove"]) {
+      element.dispatchEvent(new MouseEvent(type, {bubbles: type.indexOf("enter") < 0, cancelable: true, view: window}));
+    }
+    if (element.focus) element.focus();
+    element.dispatchEvent(new FocusEvent("focusin", {bubbles: true}));
+    if (element.click) element.click();
+  }
+  return elements.length;
+}"""
 BOX = """(element) => {
   element.scrollIntoView({block: "center", inline: "center"});
   const box = element.getBoundingClientRect();
   return box.width && box.height ? [box.x + box.width / 2, box.y + box.height / 2] : null;
 }"""
-
-
-def _open(page, url: str) -> None:
-    page.goto(url)
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+# What a reader points at: these also get the real mouse (hover, then a click).
+POINTED = ".md-content a, .md-content summary, .md-content button, .md-content [title], .md-content [tabindex]"
 
 
 def _touch_everything(page, url: str) -> int:
-    """Hover, focus and click each element; come back when a click left the page. The count touched."""
-    _open(page, url)
-    total = page.locator(TARGETS).count()
-    for index in range(total):
-        try:
-            if urlsplit(page.url)._replace(fragment="") != urlsplit(url)._replace(fragment=""):
-                _open(page, url)
-            element = page.locator(TARGETS).nth(index)
-            point = element.evaluate(BOX, timeout=2000)
-            element.evaluate("element => element.focus && element.focus()", timeout=2000)
-            if point:
-                page.mouse.move(*point)
-                page.mouse.click(*point)
-                page.wait_for_timeout(5)
-        except PlaywrightError:  # a click navigated away meanwhile: back to the page for the next one
-            page.wait_for_load_state()
-            _open(page, url)
+    """Every element hovered, focused and clicked; the count touched."""
+    page.goto(url)
+    page.evaluate(STAY)
+    total = page.evaluate(WALK, TARGETS)
+    assert page.dialogs == [], url
+    page.goto(url)
+    page.evaluate(STAY)
+    pointed = page.locator(POINTED)
+    for index in range(pointed.count()):
+        point = pointed.nth(index).evaluate(BOX)
+        if point:  # hidden elements were touched by the walk
+            page.mouse.move(*point)
+            page.mouse.click(*point)
         assert page.dialogs == [], (url, index)
     return total
 
