@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import textwrap
 from pathlib import Path
 
 import yaml
 
+from sitebuild import site_for
 from upstream import PROJECT, make_project
 
 PAYLOADS = (
@@ -153,13 +152,5 @@ def payload_project(root: Path) -> Path:
     make_project(root, {"demo": engine}, claims_tree())
     (root / "claims" / "dimensions.yaml").write_text(_dimensions())
     _lock(root)
-    for page, text in PAGES.items():
-        target = root / "docs" / page
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(textwrap.dedent(text))
-    shutil.copytree(PROJECT / "docs" / "assets", root / "docs" / "assets")
-    config = (PROJECT / "mkdocs.yml").read_text()
-    config = config.replace("tools/kbsite/mkdocs_hook.py", str(PROJECT / "tools" / "kbsite" / "mkdocs_hook.py"))
-    config = re.sub(r"\nnav:\n(?:  .*\n?)*", "\nnav:\n" + "".join(f"  - {p}\n" for p in PAGES), config)
-    (root / "mkdocs.yml").write_text(config)
+    site_for(root, PAGES)
     return root
