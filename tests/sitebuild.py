@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from upstream import PROJECT
@@ -19,3 +22,18 @@ def build_site(config: Path, out: Path) -> subprocess.CompletedProcess:
 
 def project_config() -> Path:
     return PROJECT / "mkdocs.yml"
+
+
+def site_for(root: Path, pages: dict[str, str]) -> Path:
+    """Docs `pages` (path under docs/ -> Markdown) beside the claims of project `root`, with the
+    project's own mkdocs.yml (its Markdown extensions and theme), hook and assets; the config's path."""
+    for page, text in pages.items():
+        target = root / "docs" / page
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(text))
+    shutil.copytree(PROJECT / "docs" / "assets", root / "docs" / "assets")
+    config = project_config().read_text()
+    config = config.replace("tools/kbsite/mkdocs_hook.py", str(PROJECT / "tools" / "kbsite" / "mkdocs_hook.py"))
+    config = re.sub(r"\nnav:\n(?:  .*\n?)*", "\nnav:\n" + "".join(f"  - {page}\n" for page in pages), config)
+    (root / "mkdocs.yml").write_text(config)
+    return root / "mkdocs.yml"

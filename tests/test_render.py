@@ -37,7 +37,7 @@ def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
     html = render_page("# Demo\n\n<!-- kb:claims engine=demo -->\n", "engines/demo.md", catalog, lock)
     # The label is a word and a mark, not a colour alone.
     assert '<span class="kb-label kb-label-verified"><span aria-hidden="true">\u2714</span> Verified</span>' in html
-    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; friends" in html
+    assert "<script>" not in html and "&lt;script&gt;alert&#40;1&#41;&lt;/script&gt; &amp; friends" in html
     assert "<code>Net::load</code>" in html  # backticks become code, after escaping
     assert "<b>" not in html and "&lt;b&gt;directories&lt;/b&gt;" in html
     pin = catalog.engines["demo"].pin
@@ -183,7 +183,7 @@ def test_record_text_cannot_leave_its_html_block(demo_project):
     assert "\n\n" not in html.strip() and "\n#" not in html  # no line Markdown could read as its own
     assert "javascript:" in html and 'href="javascript' not in html  # kept as text, never a link
     assert "<strong>now</strong>" in html and "<em>first</em>" in html
-    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "<img" not in html and "&lt;img src=x onerror=alert&#40;1&#41;&gt;" in html
 
 
 CELLS = """

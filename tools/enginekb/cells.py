@@ -88,11 +88,14 @@ def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
         claims = []
         for claim_id in cell.rests_on:
             claim = catalog.claim(claim_id)
+            row = catalog.dimensions.get(claim.dimension) if claim else None
             if claim is None:
                 problem(f"rests_on: unknown claim {claim_id!r}")
             elif claim.engine != cell.engine:
                 problem(f"rests_on: {claim_id} is a claim of {claim.engine}, not of {cell.engine}")
-            elif claim.dimension not in allowed and catalog.dimensions[claim.dimension].layer != dimension.layer:
+            elif row is None:
+                continue  # the claim's unknown dimension is its own error, on its line
+            elif claim.dimension not in allowed and row.layer != dimension.layer:
                 problem(f"rests_on: {claim_id} is on {claim.dimension}, unrelated to {cell.dimension}")
             else:
                 claims.append(claim)

@@ -16,6 +16,9 @@ SHA = re.compile(r"^[0-9a-f]{40}$")
 ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 # Pages link to the repository: only an https URL without characters that could leave an attribute.
 HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?$")
+# Keys are names: pages use them in ids, classes and data attributes.
+LAYER_KEY = re.compile(r"^[a-z][a-z0-9-]*$")
+DIMENSION_KEY = re.compile(r"^[a-z]+\.[a-z0-9-]+$")  # as claim.schema.json's `dimension`
 
 
 def read_records(path: Path, problems: list[Problem], store=None) -> LocatedYaml | None:
@@ -101,10 +104,16 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
                 and isinstance(related, list) and all(isinstance(r, str) for r in related)):
             problems.append(Problem(path, line, "-", shape))
             continue
+        if not LAYER_KEY.match(layer["key"]):
+            problems.append(Problem(path, located.line_of(("layers", index, "key")), "-",
+                                    f"layer key {layer['key']!r}: lower-case letters, digits and hyphens"))
         layers.append((layer["key"], layer["title"]))
         for position, dimension in enumerate(layer["dimensions"]):
+            where = located.line_of(("layers", index, "dimensions", position))
+            if not DIMENSION_KEY.match(dimension["key"]):
+                problems.append(Problem(path, where, "-", f"dimension key {dimension['key']!r}: "
+                                                          "<layer>.<name>, lower-case letters, digits and hyphens"))
             if dimension["key"] in dimensions:
-                where = located.line_of(("layers", index, "dimensions", position))
                 problems.append(Problem(path, where, "-", f"duplicate dimension {dimension['key']}"))
             dimensions[dimension["key"]] = Dimension(dimension["key"], dimension["title"], layer["key"], layer["title"],
                                                      tuple(related))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
-from .frame import load_dimensions, load_engines, read_records
+from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
 from .schema import ClaimsSchema
@@ -192,6 +192,11 @@ def _check_claim(claim: Claim) -> list[Problem]:
                     problem(claim.count.line, f"count.how.{key}: invalid regular expression ({error})")
         if "file" in claim.count.how and not is_repository_path(claim.count.how["file"]):
             problem(claim.count.line, "count.how.file must be a relative path inside the repository")
+    source = (claim.provenance or {}).get("source", {})
+    if "repository" in source and not HTTPS_URL.match(source["repository"]):
+        problem(claim.line, "provenance.source.repository: an https:// URL (letters, digits and ._~%/- only)")
+    if "path" in source and not is_repository_path(source["path"]):
+        problem(claim.line, "provenance.source.path must be a relative path inside the repository")
     return problems
 
 

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
 # How each label is written for readers, and a mark that tells labels apart without colour.
@@ -39,7 +40,7 @@ class Engine:
 
     def permalink(self, file: str, commit: str, lines: tuple[int, int] | None = None) -> str:
         """A link to `file` at `commit` on the upstream host, with a line anchor when known."""
-        url = f"{self.repository}/blob/{commit}/{file}"
+        url = f"{self.repository}/blob/{commit}/{quote(file, safe='/')}"  # a path, never markup
         if lines:
             start, end = lines
             url += f"#L{start}" if start == end else f"#L{start}-L{end}"

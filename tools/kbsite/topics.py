@@ -7,7 +7,10 @@ import re
 
 from enginekb.model import Dimension
 
-MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>])")
+from .templating import INERT, inert, references
+
+# A heading line is Markdown: beside what is inert everywhere, closing hashes and emphasis.
+HEADING_INERT = INERT | references("#*_+")
 
 
 def topic_anchor(engines: list[str], dimension: str) -> str:
@@ -17,9 +20,10 @@ def topic_anchor(engines: list[str], dimension: str) -> str:
 
 
 def topic_heading(dimension: Dimension, anchor: str, level: int) -> str:
-    """A Markdown heading line (attr_list sets its id); the title is escaped for HTML and Markdown."""
-    title = MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(dimension.title.split()))
-    return f"\n\n{'#' * level} {title} {{#{anchor} .kb-topic data-dimension={dimension.key}}}\n\n"
+    """A Markdown heading line (attr_list sets its id); the title is escaped for HTML and Markdown,
+    the key quoted (the loader admits only names as keys)."""
+    title = " ".join(dimension.title.split()).translate(HEADING_INERT)
+    return f"\n\n{'#' * level} {title} {{#{anchor} .kb-topic data-dimension=\"{inert(dimension.key)}\"}}\n\n"
 
 
 def unique(anchor: str, used: set[str]) -> str:
