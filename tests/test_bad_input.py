@@ -138,6 +138,10 @@ LOCK = "claims/citecheck.lock"
 NESTED = "a: " + "[" * 40 + "]" * 40 + "\n"
 LAUGHS = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 9))
 
+ROW = "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - key: kind.category\n        title: C\n{rubric}"
+RUBRIC = ("        rubric:\n          grades: Whether it is a library.\n          yes: A library.\n"
+          "          partial: Both.\n          no: Absent.\n")
+
 CASES = {
     # YAML that the records' subset refuses
     "recursive alias": Case(write("demo/b.yaml", "- &a [*a]\n"), "lint", 2, f"{B}:1: -: anchors and aliases"),
@@ -227,6 +231,14 @@ CASES = {
     "dimensions.yaml a list": Case(write("dimensions.yaml", "- kind\n"), "lint", 2, "claims/dimensions.yaml:1: -: expected a mapping with a list `layers`\nclaims: 1 problem(s)"),
     "dimension without a title": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - key: kind.category\n"), "lint", 2, "claims/dimensions.yaml:2: -: a layer has key, title and dimensions"),
     "duplicate dimension": Case(write("dimensions.yaml", "layers:\n  - key: kind\n    title: K\n    dimensions:\n      - {key: kind.category, title: A}\n      - {key: kind.category, title: B}\n"), "lint", 2, "claims/dimensions.yaml:6: -: duplicate dimension kind.category"),
+    # A row's rubric
+    "row without a rubric": Case(write("dimensions.yaml", ROW.format(rubric="")), "lint", 2, "claims/dimensions.yaml:5: kind.category: no rubric: say what the row grades"),
+    "rubric without no": Case(write("dimensions.yaml", ROW.format(rubric=RUBRIC.replace("          no: Absent.\n", ""))), "lint", 2, "claims/dimensions.yaml:7: kind.category: rubric: missing no: a graded row defines yes, partial and no"),
+    "rubric without grades": Case(write("dimensions.yaml", ROW.format(rubric=RUBRIC.replace("          grades: Whether it is a library.\n", ""))), "lint", 2, "claims/dimensions.yaml:7: kind.category: rubric: grades: say what the row grades"),
+    "rubric with a blank verdict": Case(write("dimensions.yaml", ROW.format(rubric=RUBRIC.replace("partial: Both.", "partial: ''"))), "lint", 2, "claims/dimensions.yaml:10: kind.category: rubric: partial: one non-blank line of text"),
+    "rubric with an unknown verdict": Case(write("dimensions.yaml", ROW.format(rubric=RUBRIC + "          maybe: Perhaps.\n")), "lint", 2, "kind.category: rubric: unknown field maybe"),
+    "rubric a string": Case(write("dimensions.yaml", ROW.format(rubric="        rubric: yes\n")), "lint", 2, "claims/dimensions.yaml:7: kind.category: expected rubric: {grades"),
+    "cell verdict outside its rubric": Case(write("demo/cells.yaml", "- {dimension: kind.unit-of-work, verdict: n/a, answer: One., rests_on: [demo/net]}\n"), "lint", 2, "claims/demo/cells.yaml:1: demo/cell/kind.unit-of-work: verdict 'n/a': the rubric of kind.unit-of-work defines only yes, partial, no (and unknown)"),
     "schema missing": Case(lambda root: (root / "claims" / "claim.schema.json").unlink(), "lint", 2, "claims/claim.schema.json:0: -: this JSON Schema of the records is missing"),
     "schema not JSON": Case(write("claim.schema.json", "{nope"), "lint", 2, "claims/claim.schema.json:1: -: not JSON"),
     "schema not an object": Case(write("claim.schema.json", "[]"), "lint", 2, "claims/claim.schema.json:0: -: not a usable JSON Schema"),

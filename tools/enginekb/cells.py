@@ -66,8 +66,9 @@ def _name(engine: str, data: list, index) -> str:
 
 
 def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
-    """What the schema cannot know: the row exists, once per engine; the claims exist, are the
-    engine's, sit on this row or a related one; a `no` rests on a claim of absence."""
+    """What the schema cannot know: the row exists, once per engine; its rubric defines the verdict;
+    the claims exist, are the engine's, sit on this row or a related one; a `no` rests on a claim of
+    absence."""
     seen: dict[str, Cell] = {}
     for cell in catalog.cells:
         def problem(message: str) -> None:
@@ -84,6 +85,10 @@ def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
         if cell.id in seen:
             problem(f"a second cell for this row (first at line {seen[cell.id].line})")
         seen.setdefault(cell.id, cell)
+        rubric = dimension.rubric
+        if rubric and cell.verdict != "unknown" and cell.verdict not in rubric.verdicts:
+            problem(f"verdict {cell.verdict!r}: the rubric of {cell.dimension} defines only "
+                    f"{', '.join(rubric.verdicts)} (and unknown)")
         allowed = {cell.dimension, *dimension.related}
         claims = []
         for claim_id in cell.rests_on:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .model import Dimension, Engine
 from .problems import Problem
+from .rubric import read_rubric
 from .yamlfile import LocatedYaml, YamlError, load_yaml
 
 ENGINE_FIELDS = ("id", "name", "repository", "pin", "pin_date", "licence", "study_commit")
@@ -94,7 +95,7 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
     if not isinstance(entries, list):
         problems.append(Problem(path, 1, "-", "expected a mapping with a list `layers`"))
         return layers, dimensions
-    shape = ("a layer has key, title and dimensions (a list of {key, title}), all strings, and optionally "
+    shape = ("a layer has key, title and dimensions (a list of {key, title, rubric}), all strings, and optionally "
              "related (a list of dimension keys)")
     for index, layer in enumerate(entries):
         line = located.line_of(("layers", index))
@@ -115,8 +116,10 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
                                                           "<layer>.<name>, lower-case letters, digits and hyphens"))
             if dimension["key"] in dimensions:
                 problems.append(Problem(path, where, "-", f"duplicate dimension {dimension['key']}"))
+            rubric = read_rubric(dimension.get("rubric"), located, ("layers", index, "dimensions", position),
+                                 dimension["key"], problems)
             dimensions[dimension["key"]] = Dimension(dimension["key"], dimension["title"], layer["key"], layer["title"],
-                                                     tuple(related))
+                                                     tuple(related), rubric)
     for dimension in dimensions.values():
         for other in dimension.related:
             if other not in dimensions:

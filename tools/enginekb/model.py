@@ -48,12 +48,28 @@ class Engine:
 
 
 @dataclass(frozen=True)
+class Rubric:
+    """What a row grades and what each verdict means on it, so equal evidence gets an equal verdict."""
+
+    grades: str
+    meanings: tuple[tuple[str, str], ...]  # (verdict, what it means on this row), in the order written
+
+    @property
+    def verdicts(self) -> tuple[str, ...]:
+        return tuple(verdict for verdict, _ in self.meanings)
+
+    def meaning(self, verdict: str) -> str | None:
+        return dict(self.meanings).get(verdict)
+
+
+@dataclass(frozen=True)
 class Dimension:
     key: str
     title: str
     layer: str
     layer_title: str
     related: tuple[str, ...] = ()  # other dimensions whose claims a cell of this one may rest on
+    rubric: Rubric | None = None  # None only when dimensions.yaml gives none (a lint error)
 
 
 @dataclass(frozen=True)

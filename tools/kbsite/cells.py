@@ -9,6 +9,7 @@ from enginekb.model import Catalog
 
 from .errors import RenderError
 from .refs import Linker, render_ref
+from .rubrics import UNKNOWN_MEANING, rubric_note
 from .selection import analysed_engines
 from .templating import render_template
 
@@ -27,7 +28,8 @@ def cell_view(catalog: Catalog, cell: Cell | None, ref) -> dict | None:
         return None
     evidence = [catalog.claim(i) for i in cell.rests_on]
     return {"cell": cell, "mark": VERDICT_MARKS[cell.verdict], "label": evidence_label(cell, catalog),
-            "evidence": [{"claim": c, "ref": ref(c)} for c in evidence]}
+            "evidence": [{"claim": c, "ref": ref(c)} for c in evidence],
+            "rubric": rubric_note(catalog.dimensions.get(cell.dimension), cell.verdict)}
 
 
 def combine(verdicts: list[str]) -> str:
@@ -58,7 +60,8 @@ def render_cells(catalog: Catalog, options: dict[str, str], link: Linker) -> str
     engines = analysed_engines(catalog, options.get("engine"))
     rows = [(d, [_cell_html(catalog, e, d.key, link) for e in engines])
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
-    return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows)
+    return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows,
+                           unknown_meaning=UNKNOWN_MEANING)
 
 
 def render_question(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
