@@ -178,20 +178,20 @@
     });
     foldTopic = function (heading, folded) {
       heading.classList.toggle("kb-folded", folded);
-      heading.setAttribute("aria-expanded", folded ? "false" : "true");
+      heading.querySelector(".kb-fold").setAttribute("aria-expanded", folded ? "false" : "true");
     };
+    // The fold control is a button inside the heading (the heading keeps its permalink, and a
+    // heading must not itself be a control holding a link); a click anywhere on the heading folds too.
     topics.forEach(function (heading) {
-      heading.setAttribute("role", "button");
-      heading.setAttribute("tabindex", "0");
+      var button = element("button", "kb-fold");
+      button.type = "button";
+      button.setAttribute("aria-label", "Fold or open this topic");
+      heading.insertBefore(button, heading.firstChild);
       foldTopic(heading, false);
-      function toggle(event) {
+      heading.addEventListener("click", function (event) {
         if (event.target.closest("a")) return; // the permalink stays a link
-        if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
-        event.preventDefault();
         foldTopic(heading, !heading.classList.contains("kb-folded"));
-      }
-      heading.addEventListener("click", toggle);
-      heading.addEventListener("keydown", toggle);
+      });
     });
     bar.querySelector(".kb-fold-all").addEventListener("click", function () { topics.forEach(function (h) { foldTopic(h, true); }); });
     bar.querySelector(".kb-open-all").addEventListener("click", function () {
@@ -409,6 +409,10 @@
   }
 
   function start() {
+    // The theme's search dialog has no accessible name; give it one.
+    document.querySelectorAll(".md-search[role=dialog]:not([aria-label])").forEach(function (dialog) {
+      dialog.setAttribute("aria-label", "Search");
+    });
     document.addEventListener("toggle", onToggle, true);  // toggle does not bubble: listen while capturing
     topicTools();
     matrices();
