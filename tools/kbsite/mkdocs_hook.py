@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,6 +23,9 @@ from kbsite.exports import Stamp, claims_csv, claims_json, search_entries
 from kbsite.render import RenderError, render_page
 
 _state: dict = {}
+
+# The diagram plugin reports every page it touches at INFO; a build shows only what needs attention.
+logging.getLogger("mkdocs.plugins.mermaid2.util").setLevel(logging.WARNING)
 
 
 def on_config(config, **kwargs):
