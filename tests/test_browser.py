@@ -152,7 +152,7 @@ def test_the_explorer_shows_claim_text_a_window_at_a_time_and_says_when_nothing_
     if total > 100:
         page.locator(".kb-show-more").click()
         assert rows.count() == min(total, 200)
-    page.fill(".kb-filters input[name=q]", "zzzz-no-such-words")
+    page.fill(".kb-filters input[name=text]", "zzzz-no-such-words")
     assert rows.count() == 0 and page.locator(".kb-explorer .kb-shown").inner_text() == "0"
     assert "No claim matches" in page.locator(".kb-explorer-status").inner_text()
     assert page.locator(".kb-explorer-status").is_visible()

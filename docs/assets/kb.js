@@ -317,7 +317,7 @@
     var body = box.querySelector("tbody");
     var status = box.querySelector(".kb-explorer-status");
     var more = box.querySelector(".kb-explorer-more");
-    var names = ["engine", "label", "layer", "dimension", "q"];
+    var names = ["engine", "label", "layer", "dimension", "text"];  // not q: the theme's search opens on ?q=
     var params = new URLSearchParams(location.search);
     names.forEach(function (name) { if (params.has(name)) form.elements[name].value = params.get(name); });
     var dimensions = {};
@@ -355,7 +355,7 @@
       function apply() {
         var want = {};
         names.forEach(function (name) { want[name] = form.elements[name].value.trim(); });
-        var words = want.q.toLowerCase().split(/\s+/).filter(Boolean);
+        var words = want.text.toLowerCase().split(/\s+/).filter(Boolean);
         Array.prototype.forEach.call(form.elements.dimension.options, function (option) {
           option.hidden = Boolean(want.layer && option.value && option.dataset.layer !== want.layer);
         });
