@@ -8,8 +8,13 @@ venv=${ENGINEKB_VENV:-.venv}
 # does not have; they say nothing about the project, so they are left out. Everything else is shown.
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[test]' 2>&1 \
   | { grep -v "^WARNING: Location '.*' is ignored: it is neither a file nor a directory\.$" || true; } >&2
-# mermaid is served by the site itself, from the npm package pinned in package-lock.json.
-[ -f node_modules/mermaid/dist/mermaid.min.js ] || npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-mkdir -p docs/assets/vendor/mermaid
-cp node_modules/mermaid/dist/mermaid.min.js docs/assets/vendor/mermaid/mermaid.min.js
-echo "setup: $venv ready; mermaid copied into docs/assets/vendor" >&2
+# From the npm registry (package-lock.json): mermaid, which the site serves itself (its ES module and
+# the chunks it imports on demand, so a page loads only the diagram types it draws), and axe-core,
+# which the browser test injects into every page.
+[ -f node_modules/mermaid/dist/mermaid.esm.min.mjs ] && [ -f node_modules/axe-core/axe.min.js ] \
+  || npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+rm -rf docs/assets/vendor/mermaid
+mkdir -p docs/assets/vendor/mermaid/chunks/mermaid.esm.min
+cp node_modules/mermaid/dist/mermaid.esm.min.mjs docs/assets/vendor/mermaid/
+cp node_modules/mermaid/dist/chunks/mermaid.esm.min/*.mjs docs/assets/vendor/mermaid/chunks/mermaid.esm.min/
+echo "setup: $venv ready; mermaid copied into docs/assets/vendor, axe-core in node_modules" >&2

@@ -1,5 +1,7 @@
 """The built site in headless Chromium (Debian's package): a diagram renders, search finds a claim,
-and a citation link carries the pinned commit and a line anchor. No request leaves the machine."""
+a citation link carries the pinned commit and a line anchor, matrices keep their header and row
+titles in view and let the reader pick engines, every page passes axe-core in light and dark mode
+and stays within its element budget. No request leaves the machine."""
 
 import functools
 import http.server
@@ -7,20 +9,21 @@ import json
 import re
 import shutil
 import threading
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from enginekb.load import load_catalog
+from kbsite.templating import plain
 from sitebuild import build_site, project_config
 from upstream import PROJECT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Material draws diagrams into a closed shadow root; open it so the test can see the SVG.
-OPEN_SHADOW_ROOTS = (
-    "const attach = Element.prototype.attachShadow;"
-    "Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: 'open'}); };"
-)
+AXE = PROJECT / "node_modules" / "axe-core" / "axe.min.js"  # installed from package-lock.json by scripts/setup.sh
+ELEMENTS_AT_LOAD = 3000
+# Elements counted at the `load` event, before a test's clicks add any.
+COUNT_AT_LOAD = "addEventListener('load', () => { window.kbElementsAtLoad = document.getElementsByTagName('*').length; });"
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,7 @@ def page(served_site):
                   "--disable-sync", "--no-first-run", "--disable-quic"],
         )
         tab = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
-        tab.add_init_script(OPEN_SHADOW_ROOTS)
+        tab.add_init_script(COUNT_AT_LOAD)
         tab.requests = []
         tab.on("request", lambda request: tab.requests.append(request.url))
         yield tab
@@ -58,11 +61,16 @@ def page(served_site):
 
 
 def test_mermaid_diagram_renders_to_svg_from_the_site_itself(page, served_site):
+    page.requests.clear()
     page.goto(f"{served_site}/engines/ncnn/")
     page.wait_for_selector(".mermaid svg", timeout=20000)
     assert page.locator(".mermaid svg").first.locator("g").count() > 0
-    assert f"{served_site}/assets/vendor/mermaid/mermaid.min.js" in page.requests
+    assert f"{served_site}/assets/vendor/mermaid/mermaid.esm.min.mjs" in page.requests
     assert [url for url in page.requests if not url.startswith(served_site)] == []
+    page.requests.clear()
+    page.goto(f"{served_site}/analysis/explorer/")  # a page without a diagram loads no mermaid
+    page.wait_for_load_state("load")
+    assert [url for url in page.requests if "mermaid" in url] == []
 
 
 def test_search_finds_a_claim(page, served_site):
@@ -77,7 +85,9 @@ def test_search_finds_a_claim(page, served_site):
 def test_a_citation_link_carries_the_pinned_commit_and_a_line_anchor(page, served_site):
     pin = load_catalog(PROJECT).engines["ncnn"].pin
     page.goto(f"{served_site}/engines/ncnn/")
-    href = page.locator("a.kb-cite").first.get_attribute("href")
+    cites = page.locator("details.kb-cites").first
+    cites.locator("summary").click()  # drawn from claims.json on opening
+    href = cites.locator("a.kb-cite").first.get_attribute("href")
     assert re.fullmatch(rf"https://github\.com/Tencent/ncnn/blob/{pin}/[^#]+#L\d+(-L\d+)?", href), href
 
 
@@ -115,6 +125,7 @@ def test_the_explorer_filters_by_engine_and_label_and_keeps_the_filter_in_the_ur
     catalog = load_catalog(PROJECT)
     page.goto(f"{served_site}/analysis/explorer/")
     shown = page.locator(".kb-explorer .kb-shown")
+    page.locator(".kb-explorer tbody tr").first.wait_for()
     assert shown.inner_text() == str(len(catalog.claims))
     page.select_option(".kb-filters select[name=engine]", "ncnn")
     page.select_option(".kb-filters select[name=label]", "verified")
@@ -124,7 +135,27 @@ def test_the_explorer_filters_by_engine_and_label_and_keeps_the_filter_in_the_ur
     assert page.locator(".kb-count-label[data-label=inferred] .kb-n").inner_text() == "0"
     assert "engine=ncnn" in page.url and "label=verified" in page.url
     page.goto(page.url)  # a shared link opens the same view
+    page.locator(".kb-explorer tbody tr").first.wait_for()
     assert page.locator(".kb-explorer .kb-shown").inner_text() == str(expected)
+
+
+def test_the_explorer_shows_claim_text_a_window_at_a_time_and_says_when_nothing_matches(page, served_site):
+    catalog = load_catalog(PROJECT)
+    page.goto(f"{served_site}/analysis/explorer/?engine=ncnn")
+    rows = page.locator(".kb-explorer tbody tr")
+    rows.first.wait_for()
+    first = next(c for c in catalog.claims if c.engine == "ncnn")
+    assert rows.first.locator("td").nth(0).inner_text() == first.id
+    assert rows.first.locator("td").nth(3).inner_text().startswith(plain(first.text)[:40])
+    total = sum(1 for c in catalog.claims if c.engine == "ncnn")
+    assert rows.count() == min(total, 100)
+    if total > 100:
+        page.locator(".kb-show-more").click()
+        assert rows.count() == min(total, 200)
+    page.fill(".kb-filters input[name=text]", "zzzz-no-such-words")
+    assert rows.count() == 0 and page.locator(".kb-explorer .kb-shown").inner_text() == "0"
+    assert "No claim matches" in page.locator(".kb-explorer-status").inner_text()
+    assert page.locator(".kb-explorer-status").is_visible()
 
 
 def test_the_claims_download_parses_and_holds_every_claim_with_its_stamp(page, served_site):
@@ -165,6 +196,9 @@ def test_no_page_is_wider_than_a_phone(page, served_site, site_dir):
 
 def test_the_verified_only_toggle_and_folding_topics(page, served_site):
     page.goto(f"{served_site}/engines/ncnn/")
+    assert page.locator("section.kb-later").count() > 0  # topics further down wait in templates
+    page.locator(".kb-open-all").click()  # renders every topic
+    assert page.locator("section.kb-later").count() == 0
     inferred = page.locator(".kb-claim[data-label=inferred]").first
     inferred.scroll_into_view_if_needed()
     assert inferred.is_visible()
@@ -186,11 +220,107 @@ def test_a_verdict_cells_evidence_opens_by_tap_at_phone_width(page, served_site)
         page.goto(f"{served_site}/analysis/comparison/")
         cell = page.locator("details.kb-cell").first
         cell.scroll_into_view_if_needed()
-        evidence = cell.locator(".kb-evidence")
-        assert not evidence.is_visible()
+        assert cell.locator(".kb-evidence").count() == 0  # not in the page until asked for
         cell.locator("summary").click()
-        assert evidence.is_visible()
+        evidence = cell.locator(".kb-evidence")
         link = evidence.locator("a.kb-ref").first
+        link.wait_for()
+        assert evidence.is_visible()
         assert "#claim-" in link.get_attribute("href")
+        claim = load_catalog(PROJECT).claim(cell.get_attribute("data-evidence").split()[0])
+        assert plain(claim.text)[:40] in evidence.inner_text()
     finally:
         page.set_viewport_size({"width": 1400, "height": 900})
+
+
+def _scroll_matrix_and_measure(page) -> dict:
+    box = page.locator(".kb-matrix-scroll").first
+    box.scroll_into_view_if_needed()
+    return box.evaluate("""box => {
+        box.scrollTop = 120; box.scrollLeft = box.scrollWidth;
+        const frame = box.getBoundingClientRect();
+        const head = box.querySelector('thead th:last-child').getBoundingClientRect();
+        const title = box.querySelector('tbody tr:nth-child(3) th').getBoundingClientRect();
+        return {box: [frame.left, frame.top], head: head.top, title: title.left,
+                scrolled: [box.scrollLeft, box.scrollTop], overflows: box.scrollWidth > box.clientWidth};
+    }""")
+
+
+@pytest.mark.parametrize("width, height", [(1400, 900), (390, 844)])
+def test_a_matrix_keeps_its_header_and_row_titles_in_view_while_it_scrolls(page, served_site, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        page.goto(f"{served_site}/analysis/comparison/")
+        at = _scroll_matrix_and_measure(page)
+        assert at["scrolled"][1] > 0, at
+        assert abs(at["head"] - at["box"][1]) <= 2, at  # the engine names stay at the top of the box
+        assert abs(at["title"] - at["box"][0]) <= 2, at  # the row titles stay at its left edge
+        if width == 390:  # on a phone more columns lie to the right, and the page says so
+            assert at["overflows"]
+            page.evaluate("document.querySelector('.kb-matrix-scroll').scrollLeft = 0")
+            cue = page.locator(".kb-scroll-cue").first
+            cue.wait_for()
+            assert "more engine" in cue.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 900})
+
+
+def test_every_comparison_row_has_an_anchor(page, served_site):
+    page.goto(f"{served_site}/analysis/comparison/#row-kind-unit-of-work")
+    row = page.locator("tr#row-kind-unit-of-work")
+    assert row.evaluate("element => element.matches(':target')")
+    assert row.locator("th").is_visible()
+
+
+def test_the_engine_picker_keeps_its_choice_in_the_url(page, served_site):
+    page.goto(f"{served_site}/analysis/comparison/")
+    picker = page.locator("details.kb-picker").first
+    picker.locator("summary").click()
+    picker.locator("input[value=vllm]").uncheck()
+    chosen = parse_qs(urlsplit(page.url).query)["engines"][0].split(",")
+    assert "vllm" not in chosen and "ncnn" in chosen and len(chosen) == 5
+    table = page.locator("table.kb-matrix").nth(1)
+    assert not table.locator("th[data-engine=vllm]").is_visible()
+    assert table.locator("th[data-engine=ncnn]").is_visible()
+    page.goto(page.url)  # a shared link compares the same engines, on every matrix of the page
+    assert not page.locator("table.kb-matrix").last.locator("td[data-engine=vllm]").first.is_visible()
+    assert page.locator("table.kb-matrix").last.locator("td[data-engine=ncnn]").first.is_visible()
+    named = page.locator("details.kb-picker summary").first.inner_text().removeprefix("Engines: ").split(", ")
+    assert "vLLM" not in named and "ncnn" in named
+
+
+def _axe(page) -> list[str]:
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' + n.failureSummary.split('\\n')[1]).join(' | '))""")
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_axe_and_stays_within_its_element_budget(page, served_site, site_dir, scheme):
+    """axe-core on every page as loaded (and with a verdict cell's evidence and an explorer page drawn),
+    failing on any serious or critical violation; the elements counted at `load`."""
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"{served_site}/")
+    page.evaluate("localStorage.clear()")  # follow the system setting, whatever a test chose with the toggle
+    problems, heavy = [], []
+    try:
+        for path in _pages(site_dir) + ["404.html"]:
+            page.goto(f"{served_site}/{path}/" if path and path != "404.html" else f"{served_site}/{path}")
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == ("slate" if scheme == "dark" else "default")
+            elements = page.evaluate("window.kbElementsAtLoad")
+            if elements > ELEMENTS_AT_LOAD:
+                heavy.append((path, elements))
+            if page.locator("details.kb-cell").count():
+                page.locator("details.kb-cell summary").first.click()
+                page.locator("details.kb-cell .kb-evidence li").first.wait_for()
+            if page.locator(".kb-explorer").count():
+                page.locator(".kb-explorer tbody tr").first.wait_for()
+            problems += [f"{path or 'home'} ({scheme}): {found}" for found in _axe(page)]
+    finally:
+        page.emulate_media(color_scheme="light")
+    assert heavy == [] and problems == [], "\n".join(problems) + f"\nover {ELEMENTS_AT_LOAD} elements: {heavy}"

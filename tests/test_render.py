@@ -5,6 +5,7 @@ import pytest
 from citecheck.lock import Lock, cite_entry, cite_key
 from enginekb.load import load_catalog
 from enginekb.model import claim_anchor
+from kbsite.exports import claim_record
 from kbsite.render import RenderError, engine_page, render_page
 
 CLAIMS = """
@@ -40,9 +41,15 @@ def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
     assert "<script>" not in html and "&lt;script&gt;alert&#40;1&#41;&lt;/script&gt; &amp; friends" in html
     assert "<code>Net::load</code>" in html  # backticks become code, after escaping
     assert "<b>" not in html and "&lt;b&gt;directories&lt;/b&gt;" in html
+    # The cites are drawn in the browser from claims.json, which carries the pinned permalink.
+    assert '<details class="kb-cites" data-claim="demo/net"><summary>1 cite at the pin</summary></details>' in html
     pin = catalog.engines["demo"].pin
-    assert f'href="{catalog.engines["demo"].repository}/blob/{pin}/src/net.cpp#L4-L7"' in html
+    record = claim_record(catalog.claim("demo/net"), catalog, lock, "engines/demo/")
+    assert record["cites"][0]["url"] == f'{catalog.engines["demo"].repository}/blob/{pin}/src/net.cpp#L4-L7'
     assert f'id="{claim_anchor("demo/net")}"' in html
+    # A topic's claims wait in a template (kb.js renders them near the screen), kept out of the page's
+    # search text: each claim has a search entry of its own.
+    assert '<section class="kb-claims kb-later" data-search-exclude><template>' in html
     assert "Count: <strong>2</strong>, recomputed at the pin as directories matching <code>src/backends/*</code>" in html
     assert '<span aria-hidden="true">?</span> Unknown</span>' in html
 
@@ -208,13 +215,19 @@ def test_cells_render_verdict_answer_derived_label_and_evidence(site, demo_proje
     catalog = load_catalog(demo_project({"demo/a.yaml": CLAIMS.split("- id: demo/gap")[0] + GAP2, "demo/cells.yaml": CELLS}))
     lock = site[1]
     html = render_page("<!-- kb:cells layer=kind -->", "analysis/c.md", catalog, lock)
-    assert '<span class="kb-verdict"><span aria-hidden="true">\u25d0</span> partial</span>' in html
-    assert "One <code>Net</code> at a time." in html
-    assert 'title="The weakest label among the claims it rests on"><span aria-hidden="true">\u2248</span> Inferred' in html
-    assert "<details" in html and "Probably one call per request." in html
-    assert 'href="../engines/demo.md#claim-demo-net"' in html
+    # Verdict on the summary's first line, then the answer; the derived label and the evidence's ids
+    # for kb.js, which draws the evidence from claims.json on tap.
+    assert ('<details class="kb-cell kb-verdict-partial" data-label="inferred" data-evidence="demo/net demo/gap2">'
+            '<summary>partial&#10;One <code>Net</code> at a time.</summary></details>') in html
+    assert '<table class="kb-matrix kb-cells">' in html and '<th data-engine="demo">Demo</th>' in html
+    assert '<tr id="row-kind-unit-of-work"><th scope="row"><a class="kb-row-link" href="#row-kind-unit-of-work">' in html
+    assert html.count('<td data-engine="demo">') == html.count("<tr id=")
+    twice = render_page("<!-- kb:cells layer=kind -->\n\n<!-- kb:cells layer=kind -->", "analysis/c.md", catalog, lock)
+    assert 'id="row-kind-unit-of-work-2"' in twice  # row anchors stay unique on a page
     question = render_page("<!-- kb:question rows=kind.unit-of-work,scheduler.request -->", "x.md", catalog, lock)
-    assert "\u2718</span> no</span>" in question.split("<tbody>")[1].split("</tr>")[0]  # any no makes the answer no
+    answers = question.split("<tbody>")[1].split("</tr>")[0]
+    assert '<strong class="kb-verdict kb-verdict-no">no</strong>' in answers  # any no makes the answer no
+    assert '<table class="kb-matrix kb-cells kb-question">' in question
     from claimtool.stats import compute_stats
     assert compute_stats(catalog)["cells"]["demo"] == {"kind.unit-of-work": "partial", "scheduler.request": "no"}
 

@@ -1,5 +1,7 @@
 """A real strict build of the project's site, and a build that must fail on a bad page."""
 
+import html
+import json
 import posixpath
 import re
 import shutil
@@ -10,6 +12,7 @@ import pytest
 from enginekb.load import load_catalog
 from enginekb.model import claim_anchor
 from kbsite.pages import engine_page
+from kbsite.templating import plain
 from sitebuild import build_site, project_config
 from upstream import PROJECT
 
@@ -27,12 +30,34 @@ def test_the_project_site_builds_strictly(built_site):
     home = (built_site / "index.html").read_text()
     assert "kb-engines" in home and "kb-coverage" in home
     ncnn = (built_site / "engines" / "ncnn" / "index.html").read_text()
-    assert ncnn.count('class="kb-claim ') >= 60
+    assert ncnn.count('class="kb-claim"') >= 60
     catalog = load_catalog(PROJECT)
     explorer = (built_site / "analysis" / "explorer" / "index.html").read_text()
-    assert explorer.count("<tr data-engine=") == len(catalog.claims)  # the explorer lists every claim once
-    assert '<pre class="mermaid">' in ncnn
-    assert "assets/vendor/mermaid/mermaid.min.js" in ncnn and "unpkg.com" not in ncnn and "cdn.jsdelivr" not in ncnn
+    assert 'data-claims="../../downloads/claims.json"' in explorer  # the explorer reads every claim from it
+    data = json.loads((built_site / "downloads" / "claims.json").read_text())
+    assert len(data["claims"]) == len(catalog.claims) and len({c["id"] for c in data["claims"]}) == len(catalog.claims)
+    # A diagram's page imports the vendored mermaid module, after the page's own script; others do not.
+    assert '<div class="mermaid">' in ncnn and "unpkg.com" not in ncnn and "cdn.jsdelivr" not in ncnn
+    assert ncnn.index('src="../../assets/kb.js"') < ncnn.index('import mermaid from "../../assets/vendor/mermaid/mermaid.esm.min.mjs"')
+    assert "mermaid" not in (built_site / "404.html").read_text() and "mermaid" not in explorer
+
+
+def test_every_page_and_the_search_index_are_within_their_budgets(built_site):
+    """The weights the site promises (elements at load are measured by the browser test)."""
+    pages = [p for p in built_site.rglob("*.html") if "assets" not in p.parts]
+    heavy = {p.relative_to(built_site).as_posix(): p.stat().st_size for p in pages if p.stat().st_size > 350_000}
+    assert len(pages) > 15 and heavy == {}
+    assert (built_site / "search" / "search_index.json").stat().st_size <= 1_200_000
+
+
+def test_the_search_index_holds_each_claims_text_once(built_site):
+    """Claim lists are left out of their pages' search text; each claim's own entry carries it."""
+    catalog = load_catalog(PROJECT)
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    text = "\n".join(doc["text"] for doc in index["docs"])
+    claim = catalog.claim("ncnn/vulkan-layer-count")
+    sentence = html.escape(plain(claim.text))[:60]
+    assert text.count(sentence) == 1, sentence
 
 
 def test_a_page_naming_an_unknown_claim_fails_the_build(tmp_path):

@@ -1,14 +1,172 @@
-// Reading aids for pages rendered from the records. Everything here is optional: without script the
-// pages show every claim. No request leaves the site.
+// Reading aids for pages rendered from the records. No request leaves the site.
+//
+// What waits for this script, so that pages stay light: the claims of an engine page's topics (in a
+// <template> until the topic nears the screen), a model row's claim (a <template> in its <details>),
+// and everything drawn from downloads/claims.json: a verdict cell's evidence, a claim's cites, the
+// explorer's rows. When it has set everything up it sets the performance mark `kb-ready`
+// (benchmarks/site_bench.py reads it).
+//
+// Matrices — how to use them: give a <table> the class `kb-matrix`, put it in a
+// <div class="kb-matrix-scroll">, make its first column the row titles (<th scope="row">) and put
+// `data-engine="ID"` on every cell of an engine's column (header and body). kb.css keeps the header
+// and first column in view while the box scrolls; this script adds the engine picker (kept in the
+// URL as ?engines=a,b, shared by every matrix of the page) and the cue that more columns exist.
 (function () {
   "use strict";
 
+  var root = (function () {
+    var config = document.getElementById("__config");
+    var base = config ? JSON.parse(config.textContent).base : ".";
+    return new URL(base.replace(/\/?$/, "/"), location.href);
+  })();
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // A record's text as nodes: `code` becomes <code>, the emphasis markers are dropped. Never HTML.
+  function prose(text) {
+    var fragment = document.createDocumentFragment();
+    String(text).replace(/\s+/g, " ").split("`").forEach(function (piece, index) {
+      if (index % 2) fragment.appendChild(element("code", "", piece));
+      else fragment.appendChild(document.createTextNode(piece.replace(/\*\*?(?=\S)(.+?)(?<=\S)\*\*?/g, "$1")));
+    });
+    return fragment;
+  }
+
+  // downloads/claims.json, read once per page: the claims by id and the labels by id.
+  var claimsPromise = null;
+  function claimsData() {
+    if (!claimsPromise) {
+      claimsPromise = fetch(new URL("downloads/claims.json", root)).then(function (response) {
+        if (!response.ok) throw new Error(response.status + " " + response.statusText);
+        return response.json();
+      }).then(function (data) {
+        var byId = new Map(), labels = {};
+        data.claims.forEach(function (claim) { byId.set(claim.id, claim); });
+        data.labels.forEach(function (label) { labels[label.id] = label; });
+        return {claims: data.claims, byId: byId, labels: labels};
+      });
+      claimsPromise.catch(function () { claimsPromise = null; });  // a later tap tries again
+    }
+    return claimsPromise;
+  }
+
+  function labelBadge(label, labels) {
+    var badge = element("span", "kb-label kb-label-" + label);
+    var mark = element("span", "", labels[label] ? labels[label].mark : "");
+    mark.setAttribute("aria-hidden", "true");
+    badge.append(mark, " " + (labels[label] ? labels[label].title : label));
+    return badge;
+  }
+
+  function claimLink(claim, short) {
+    var link = element("a", "kb-ref kb-ref-" + claim.label, short ? claim.id.split("/").slice(1).join("/") : claim.id);
+    link.href = new URL(claim.page, root).href;
+    return link;
+  }
+
+  // Fill `box` from claims.json with draw(data), saying so while it loads or if it cannot.
+  function drawFromClaims(box, draw) {
+    box.replaceChildren(element("p", "kb-loading", "Reading the claims\u2026"));
+    claimsData().then(function (data) { box.replaceChildren(draw(data)); }, function (error) {
+      box.replaceChildren(element("p", "kb-loading", "The claims could not be read (" + error.message + ")."));
+    });
+  }
+
+  // A verdict cell's evidence: its derived label, then each claim it rests on with its text.
+  function drawEvidence(details) {
+    var panel = element("div", "kb-evidence");
+    details.appendChild(panel);
+    drawFromClaims(panel, function (data) {
+      var fragment = document.createDocumentFragment();
+      var ids = details.dataset.evidence.split(" ").filter(Boolean);
+      var head = element("p", "kb-evidence-head");
+      head.append(labelBadge(details.dataset.label, data.labels), " the weakest label of the " + ids.length +
+                  " claim" + (ids.length === 1 ? "" : "s") + " it rests on:");
+      var list = element("ul");
+      ids.forEach(function (id) {
+        var claim = data.byId.get(id), item = element("li");
+        if (claim) item.append(claimLink(claim, true), ": ", prose(claim.text));
+        else item.textContent = id;
+        list.appendChild(item);
+      });
+      fragment.append(head, list);
+      return fragment;
+    });
+  }
+
+  // A claim's cites at the pin, each linking the upstream file at the pinned commit and lines.
+  function drawCites(details) {
+    var box = element("div");
+    details.appendChild(box);
+    drawFromClaims(box, function (data) {
+      var list = element("ul", "kb-cites-list");
+      (data.byId.get(details.dataset.claim) || {cites: []}).cites.forEach(function (cite) {
+        var item = element("li"), link = element("a", "kb-cite");
+        link.href = cite.url;
+        link.appendChild(element("code", "", cite.file));
+        item.append(link, " ");
+        if (cite.symbol) item.appendChild(element("code", "", cite.symbol));
+        else item.append("\u201c" + cite.phrase + "\u201d");
+        if (cite.contains) item.append(" contains ", element("code", "", cite.contains));
+        if (cite.lines) {
+          var lines = cite.lines[0] === cite.lines[1] ? cite.lines[0] : cite.lines[0] + "\u2013" + cite.lines[1];
+          item.append(" ", element("span", "kb-where", (cite.kind || "") + ", line " + lines));
+        }
+        list.appendChild(item);
+      });
+      return list;
+    });
+  }
+
+  // Content waiting in a <template>: a topic's claims, a model row's claim.
+  function renderTemplate(template) {
+    var holder = template.parentNode;
+    holder.replaceChild(template.content, template);
+    holder.classList.remove("kb-later");
+  }
+
+  function renderLater() {
+    var later = document.querySelectorAll("section.kb-later");
+    if (!later.length) return;
+    if (!("IntersectionObserver" in window)) { later.forEach(function (s) { renderTemplate(s.firstElementChild); }); return; }
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) return;
+        observer.unobserve(entry.target);
+        if (entry.target.firstElementChild && entry.target.firstElementChild.tagName === "TEMPLATE") {
+          renderTemplate(entry.target.firstElementChild);
+        }
+      });
+    }, {rootMargin: "1200px 0px"});
+    later.forEach(function (section) { observer.observe(section); });
+  }
+
+  function renderAllLater() {
+    document.querySelectorAll("section.kb-later > template").forEach(renderTemplate);
+  }
+
+  // One handler for every <details> the pages use: render what waits, draw what is read from claims.json.
+  function onToggle(event) {
+    var details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open || details.dataset.kbDrawn) return;
+    details.dataset.kbDrawn = "1";
+    var template = details.querySelector(":scope > template");
+    if (template) renderTemplate(template);
+    if (details.dataset.evidence !== undefined) drawEvidence(details);
+    if (details.classList.contains("kb-cites")) drawCites(details);
+  }
+
   // Engine and report pages: show only Verified claims, and fold topics.
+  var foldTopic = function () {};
   function topicTools() {
     var topics = document.querySelectorAll(".md-content .kb-topic");
     if (!topics.length) return;
-    var bar = document.createElement("div");
-    bar.className = "kb-toolbar";
+    var bar = element("div", "kb-toolbar");
     bar.innerHTML =
       '<label><input type="checkbox" class="kb-verified-only"> Verified claims only</label> ' +
       '<button type="button" class="md-button kb-fold-all">Fold all topics</button> ' +
@@ -18,85 +176,252 @@
     bar.querySelector(".kb-verified-only").addEventListener("change", function (event) {
       document.body.classList.toggle("kb-only-verified", event.target.checked);
     });
-    function fold(heading, folded) {
+    foldTopic = function (heading, folded) {
       heading.classList.toggle("kb-folded", folded);
-      heading.setAttribute("aria-expanded", folded ? "false" : "true");
-    }
+      heading.querySelector(".kb-fold").setAttribute("aria-expanded", folded ? "false" : "true");
+    };
+    // The fold control is a button inside the heading (the heading keeps its permalink, and a
+    // heading must not itself be a control holding a link); a click anywhere on the heading folds too.
     topics.forEach(function (heading) {
-      heading.setAttribute("role", "button");
-      heading.setAttribute("tabindex", "0");
-      fold(heading, false);
-      function toggle(event) {
+      var button = element("button", "kb-fold");
+      button.type = "button";
+      button.setAttribute("aria-label", "Fold or open this topic");
+      heading.insertBefore(button, heading.firstChild);
+      foldTopic(heading, false);
+      heading.addEventListener("click", function (event) {
         if (event.target.closest("a")) return; // the permalink stays a link
-        if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
-        event.preventDefault();
-        fold(heading, !heading.classList.contains("kb-folded"));
-      }
-      heading.addEventListener("click", toggle);
-      heading.addEventListener("keydown", toggle);
+        foldTopic(heading, !heading.classList.contains("kb-folded"));
+      });
     });
-    bar.querySelector(".kb-fold-all").addEventListener("click", function () { topics.forEach(function (h) { fold(h, true); }); });
-    bar.querySelector(".kb-open-all").addEventListener("click", function () { topics.forEach(function (h) { fold(h, false); }); });
-    // A claim reached by its permalink is shown even in a folded topic or the Verified-only view.
-    function reveal() {
-      var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-      if (!target) return;
-      var heading = target.closest(".kb-claims") && target.closest(".kb-claims").previousElementSibling;
-      if (heading && heading.classList.contains("kb-topic")) fold(heading, false);
-    }
-    window.addEventListener("hashchange", reveal);
-    reveal();
+    bar.querySelector(".kb-fold-all").addEventListener("click", function () { topics.forEach(function (h) { foldTopic(h, true); }); });
+    bar.querySelector(".kb-open-all").addEventListener("click", function () {
+      renderAllLater();
+      topics.forEach(function (h) { foldTopic(h, false); });
+    });
   }
 
-  // The claims explorer: filters kept in the URL, counts per label for what is shown.
-  function explorer() {
-    var root = document.querySelector(".kb-explorer");
-    if (!root) return;
-    var form = root.querySelector(".kb-filters");
-    var rows = Array.prototype.slice.call(root.querySelectorAll("tbody tr"));
-    var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
-    var names = ["engine", "label", "layer", "dimension", "q"];
-    var params = new URLSearchParams(location.search);
-    names.forEach(function (name) { if (params.has(name)) form.elements[name].value = params.get(name); });
+  // A permalink to something still waiting (a claim in a topic or a model row) renders it, opens
+  // its topic or row, and lands on it.
+  function openTarget() {
+    var id = location.hash && decodeURIComponent(location.hash.slice(1));
+    if (!id) return;
+    var target = document.getElementById(id);
+    if (!target) {
+      var templates = document.querySelectorAll("template");
+      for (var i = 0; i < templates.length && !target; i++) {
+        if (templates[i].content.getElementById(id)) {
+          var holder = templates[i].parentNode;
+          if (holder instanceof HTMLDetailsElement) { holder.dataset.kbDrawn = "1"; holder.open = true; }
+          renderTemplate(templates[i]);
+          target = document.getElementById(id);
+        }
+      }
+      if (!target) return;
+      location.replace(location.href);  // the fragment again, now that it exists: :target applies
+    }
+    var details = target.closest("details");
+    if (details) details.open = true;
+    var claims = target.closest(".kb-claims");
+    var heading = claims && claims.previousElementSibling;
+    if (heading && heading.classList.contains("kb-topic")) foldTopic(heading, false);
+    target.scrollIntoView();
+  }
+
+  // Matrices: the engine picker and the cue that more columns exist.
+  function matrices() {
+    var tables = document.querySelectorAll("table.kb-matrix");
+    if (!tables.length) return;
+    var engines = [], names = {};
+    tables.forEach(function (table) {
+      table.querySelectorAll("thead th[data-engine]").forEach(function (th) {
+        if (!(th.dataset.engine in names)) { engines.push(th.dataset.engine); names[th.dataset.engine] = th.textContent; }
+      });
+    });
+    var asked = (new URLSearchParams(location.search).get("engines") || "").split(",").filter(function (e) { return e in names; });
+    var chosen = new Set(asked.length ? asked : engines);
+    var pickers = [];
 
     function apply() {
-      var want = {};
-      names.forEach(function (name) { want[name] = form.elements[name].value.trim(); });
-      var words = want.q.toLowerCase().split(/\s+/).filter(Boolean);
-      Array.prototype.forEach.call(form.elements.dimension.options, function (option) {
-        option.hidden = Boolean(want.layer && option.value && option.dataset.layer !== want.layer);
+      tables.forEach(function (table) {
+        table.querySelectorAll("[data-engine]").forEach(function (cell) {
+          cell.classList.toggle("kb-off", !chosen.has(cell.dataset.engine));
+        });
       });
-      var counts = {}, shown = 0;
-      rows.forEach(function (row, index) {
-        var data = row.dataset;
-        var ok = (!want.engine || data.engine === want.engine) && (!want.label || data.label === want.label) &&
-          (!want.layer || data.layer === want.layer) && (!want.dimension || data.dimension === want.dimension) &&
-          words.every(function (word) { return texts[index].indexOf(word) !== -1; });
-        row.hidden = !ok;
-        if (ok) { shown += 1; counts[data.label] = (counts[data.label] || 0) + 1; }
+      pickers.forEach(function (picker) {
+        picker.summary.textContent = chosen.size === engines.length ? "Engines: all " + engines.length
+          : "Engines: " + engines.filter(function (e) { return chosen.has(e); }).map(function (e) { return names[e]; }).join(", ");
+        picker.details.querySelectorAll("input").forEach(function (box) { box.checked = chosen.has(box.value); });
       });
-      root.querySelector(".kb-shown").textContent = shown;
-      root.querySelectorAll(".kb-count-label").forEach(function (badge) {
-        badge.querySelector(".kb-n").textContent = counts[badge.dataset.label] || 0;
-      });
-      var query = new URLSearchParams();
-      names.forEach(function (name) { if (want[name]) query.set(name, want[name]); });
+      var query = new URLSearchParams(location.search);
+      if (chosen.size === engines.length) query.delete("engines");
+      else query.set("engines", engines.filter(function (e) { return chosen.has(e); }).join(","));
       var search = query.toString();
       history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
+      tables.forEach(function (table) { table.kbCue(); });
     }
-    form.addEventListener("input", apply);
-    form.addEventListener("change", apply);
+
+    function fillPicker(details) {  // the checkboxes, made on first open
+      var list = element("div", "kb-picker-list");
+      engines.forEach(function (engine) {
+        var label = element("label"), box = element("input");
+        box.type = "checkbox";
+        box.value = engine;
+        box.checked = chosen.has(engine);
+        label.append(box, " " + names[engine]);
+        list.appendChild(label);
+      });
+      list.addEventListener("change", function (event) {
+        if (event.target.checked) chosen.add(event.target.value);
+        else if (chosen.size > 1) chosen.delete(event.target.value);
+        else event.target.checked = true;  // one engine at least
+        apply();
+      });
+      details.appendChild(list);
+    }
+
+    tables.forEach(function (table) {
+      var box = table.closest(".kb-matrix-scroll") || table.parentNode;
+      var bar = element("div", "kb-matrix-bar");
+      var details = element("details", "kb-picker"), summary = element("summary");
+      details.appendChild(summary);
+      details.addEventListener("toggle", function () { if (details.open && !details.querySelector("input")) fillPicker(details); });
+      var cue = element("button", "kb-scroll-cue");
+      cue.type = "button";
+      cue.hidden = true;
+      cue.addEventListener("click", function () { box.scrollBy({left: box.clientWidth * 0.7, behavior: "smooth"}); });
+      bar.append(details, cue);
+      box.parentNode.insertBefore(bar, box);
+      pickers.push({details: details, summary: summary});
+      table.kbCue = function () {
+        var right = box.getBoundingClientRect().right;
+        var hidden = Array.prototype.filter.call(table.querySelectorAll("thead th[data-engine]:not(.kb-off)"), function (th) {
+          return th.getBoundingClientRect().right > right + 2;
+        }).length;
+        box.classList.toggle("kb-more-right", hidden > 0);
+        cue.hidden = hidden === 0;
+        cue.textContent = hidden + " more engine" + (hidden === 1 ? "" : "s") + " \u2192";
+      };
+      box.addEventListener("scroll", table.kbCue, {passive: true});
+    });
+    window.addEventListener("resize", function () { tables.forEach(function (table) { table.kbCue(); }); });
     apply();
   }
 
-  // A permalink into a folded model-table row or verdict cell opens it.
-  function openTarget() {
-    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    var details = target && target.closest("details");
-    if (details) { details.open = true; target.scrollIntoView(); }
+  // The claims explorer: filters kept in the URL, counts per label of what matches, the matching
+  // claims rendered a window at a time from claims.json. Returns a promise settled when it is usable.
+  var WINDOW = 100;
+  function explorer() {
+    var box = document.querySelector(".kb-explorer");
+    if (!box) return Promise.resolve();
+    var form = box.querySelector(".kb-filters");
+    var body = box.querySelector("tbody");
+    var status = box.querySelector(".kb-explorer-status");
+    var more = box.querySelector(".kb-explorer-more");
+    var names = ["engine", "label", "layer", "dimension", "text"];  // not q: the theme's search opens on ?q=
+    var params = new URLSearchParams(location.search);
+    names.forEach(function (name) { if (params.has(name)) form.elements[name].value = params.get(name); });
+    var dimensions = {};
+    Array.prototype.forEach.call(form.elements.dimension.options, function (o) { dimensions[o.value] = o.textContent; });
+    status.textContent = "Reading the claims\u2026";
+
+    return claimsData().then(function (data) {
+      var records = data.claims.map(function (claim) {
+        var label = data.labels[claim.label] ? data.labels[claim.label].title : claim.label;
+        return {claim: claim, text: [claim.id, claim.text, dimensions[claim.dimension] || claim.dimension, label].join(" ").toLowerCase()};
+      });
+      var matches = [], shown = 0;
+
+      function row(claim) {
+        var tr = element("tr"), id = element("td"), label = element("td"), dimension = element("td"), text = element("td");
+        var link = claimLink(claim, false);
+        link.className = "kb-claim-id";
+        id.appendChild(link);
+        label.appendChild(labelBadge(claim.label, data.labels));
+        dimension.textContent = dimensions[claim.dimension] || claim.dimension;
+        text.appendChild(prose(claim.text));
+        tr.append(id, label, dimension, text);
+        return tr;
+      }
+
+      function showMore() {
+        var fragment = document.createDocumentFragment();
+        matches.slice(shown, shown + WINDOW).forEach(function (record) { fragment.appendChild(row(record.claim)); });
+        body.appendChild(fragment);
+        shown = Math.min(matches.length, shown + WINDOW);
+        more.hidden = shown >= matches.length;
+        more.querySelector("button").textContent = "Show " + Math.min(WINDOW, matches.length - shown) + " more of " + (matches.length - shown);
+      }
+
+      function apply() {
+        var want = {};
+        names.forEach(function (name) { want[name] = form.elements[name].value.trim(); });
+        var words = want.text.toLowerCase().split(/\s+/).filter(Boolean);
+        Array.prototype.forEach.call(form.elements.dimension.options, function (option) {
+          option.hidden = Boolean(want.layer && option.value && option.dataset.layer !== want.layer);
+        });
+        var counts = {};
+        matches = records.filter(function (record) {
+          var claim = record.claim;
+          var ok = (!want.engine || claim.engine === want.engine) && (!want.label || claim.label === want.label) &&
+            (!want.layer || claim.layer === want.layer) && (!want.dimension || claim.dimension === want.dimension) &&
+            words.every(function (word) { return record.text.indexOf(word) !== -1; });
+          if (ok) counts[claim.label] = (counts[claim.label] || 0) + 1;
+          return ok;
+        });
+        box.querySelector(".kb-shown").textContent = matches.length;
+        box.querySelectorAll(".kb-count-label").forEach(function (badge) {
+          badge.querySelector(".kb-n").textContent = counts[badge.dataset.label] || 0;
+        });
+        body.replaceChildren();
+        shown = 0;
+        if (matches.length) {
+          status.textContent = "";
+          showMore();
+        } else {
+          more.hidden = true;
+          status.textContent = "No claim matches these filters. Clear the text or set a filter to \u201call\u201d.";
+        }
+        var query = new URLSearchParams();
+        names.forEach(function (name) { if (want[name]) query.set(name, want[name]); });
+        var search = query.toString();
+        history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
+      }
+      form.addEventListener("input", apply);
+      form.addEventListener("change", apply);
+      more.querySelector("button").addEventListener("click", showMore);
+      apply();
+    }, function (error) {
+      status.textContent = "The claims could not be read (" + error.message + "); download claims.json or claims.csv instead.";
+    });
   }
 
-  function start() { topicTools(); explorer(); openTarget(); window.addEventListener("hashchange", openTarget); }
+  // Read claims.json ahead when a reader is about to ask for something drawn from it.
+  function prefetchOnIntent() {
+    function intent(event) {
+      if (event.target.closest && event.target.closest(".kb-cell, .kb-cites")) {
+        claimsData();
+        document.removeEventListener("pointerover", intent);
+        document.removeEventListener("focusin", intent);
+      }
+    }
+    document.addEventListener("pointerover", intent, {passive: true});
+    document.addEventListener("focusin", intent);
+  }
+
+  function start() {
+    // The theme's search dialog has no accessible name; give it one.
+    document.querySelectorAll(".md-search[role=dialog]:not([aria-label])").forEach(function (dialog) {
+      dialog.setAttribute("aria-label", "Search");
+    });
+    document.addEventListener("toggle", onToggle, true);  // toggle does not bubble: listen while capturing
+    topicTools();
+    matrices();
+    renderLater();
+    openTarget();
+    window.addEventListener("hashchange", openTarget);
+    prefetchOnIntent();
+    explorer().then(function () { performance.mark("kb-ready"); });
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

@@ -1,19 +1,23 @@
 """Verdict cells on pages: `kb:cells layer=KEY` (a matrix of rows by engines) and
 `kb:question rows=KEY,KEY` (a decision-guide answer: each engine's cells on the rows a question needs,
-and their combination). Each cell opens its evidence on click or tap: the claims it rests on."""
+and their combination). Both are `kb-matrix` tables: engines are columns (`data-engine` on each column
+cell), which kb.js lets the reader pick. A cell shows its verdict and answer; its evidence, the claims
+it rests on (`data-evidence`, ids), is drawn by kb.js from claims.json on click or tap, so that a
+matrix page carries no claim text until it is asked for."""
 
 from __future__ import annotations
+
+import re
 
 from enginekb.cells import Cell, evidence_label
 from enginekb.model import Catalog
 
 from .errors import RenderError
-from .refs import Linker, render_ref
-from .rubrics import UNKNOWN_MEANING, rubric_note
+from .rubrics import UNKNOWN_MEANING
 from .selection import analysed_engines
 from .templating import render_template
+from .topics import unique
 
-VERDICT_MARKS = {"yes": "\u2714", "partial": "\u25d0", "no": "\u2718", "unknown": "?", "n/a": "\u2013"}
 # For combining the rows of a question: the first verdict that occurs decides.
 COMBINED_ORDER = ("no", "unknown", "partial", "yes", "n/a")
 
@@ -22,14 +26,11 @@ def cell_of(catalog: Catalog, engine: str, dimension: str) -> Cell | None:
     return next((c for c in catalog.cells if c.engine == engine and c.dimension == dimension), None)
 
 
-def cell_view(catalog: Catalog, cell: Cell | None, ref) -> dict | None:
-    """What a template shows of a cell: verdict, answer, derived label and the evidence (`ref` links a claim)."""
+def cell_view(catalog: Catalog, cell: Cell | None) -> dict | None:
+    """What a template shows of a cell: verdict, answer, derived label and the ids of its evidence."""
     if cell is None:
         return None
-    evidence = [catalog.claim(i) for i in cell.rests_on]
-    return {"cell": cell, "mark": VERDICT_MARKS[cell.verdict], "label": evidence_label(cell, catalog),
-            "evidence": [{"claim": c, "ref": ref(c)} for c in evidence],
-            "rubric": rubric_note(catalog.dimensions.get(cell.dimension), cell.verdict)}
+    return {"cell": cell, "label": evidence_label(cell, catalog), "evidence": list(cell.rests_on)}
 
 
 def combine(verdicts: list[str]) -> str:
@@ -47,37 +48,42 @@ def _options(options: dict[str, str], allowed: set[str], required: str) -> None:
                           + (f"; unknown option {', '.join(sorted(unknown))}" if unknown else ""))
 
 
-def _cell_html(catalog: Catalog, engine: str, dimension: str, link: Linker) -> str:
-    view = cell_view(catalog, cell_of(catalog, engine, dimension), lambda claim: render_ref(claim, link, short=True))
-    return render_template("cell.html.j2", view=view)
+def _cell_html(catalog: Catalog, engine: str, dimension: str) -> str:
+    return render_template("cell.html.j2", view=cell_view(catalog, cell_of(catalog, engine, dimension)))
 
 
-def render_cells(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
-    """`kb:cells layer=KEY [engine=A,B]`: the layer's rows against the engines, a verdict cell each."""
+def row_anchor(dimension: str) -> str:
+    """`row-device-memory`: a matrix row's id, for linking to one comparison row."""
+    return "row-" + re.sub(r"[^a-z0-9]+", "-", dimension.lower()).strip("-")
+
+
+def render_cells(catalog: Catalog, options: dict[str, str], used_ids: set[str]) -> str:
+    """`kb:cells layer=KEY [engine=A,B]`: the layer's rows against the engines, a verdict cell each;
+    every row has an anchor, unique on the page (`used_ids`)."""
     _options(options, {"layer", "engine"}, "layer")
     if options["layer"] not in dict(catalog.layers):
         raise RenderError(f"unknown layer {options['layer']!r}")
     engines = analysed_engines(catalog, options.get("engine"))
-    rows = [(d, [_cell_html(catalog, e, d.key, link) for e in engines])
+    rows = [(d, unique(row_anchor(d.key), used_ids), [_cell_html(catalog, e, d.key) for e in engines])
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
     return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows,
                            unknown_meaning=UNKNOWN_MEANING)
 
 
-def render_question(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
-    """`kb:question rows=KEY,KEY [engine=...]`: each engine's cells on those rows and their combination,
-    engines with the better answer first."""
+def render_question(catalog: Catalog, options: dict[str, str]) -> str:
+    """`kb:question rows=KEY,KEY [engine=...]`: a column per engine, its combined answer on top and its
+    cells on those rows below; engines with the better answer first."""
     _options(options, {"rows", "engine"}, "rows")
     keys = options["rows"].split(",")
     unknown = [k for k in keys if k not in catalog.dimensions]
     if unknown:
         raise RenderError(f"unknown row {', '.join(unknown)}")
-    rows = []
+    columns = []
     for engine in analysed_engines(catalog, options.get("engine")):
         verdicts = [(cell_of(catalog, engine, key) or None) for key in keys]
         combined = combine([c.verdict if c else "" for c in verdicts])
-        rows.append({"engine": catalog.engines[engine], "combined": combined, "mark": VERDICT_MARKS[combined],
-                     "cells": [_cell_html(catalog, engine, key, link) for key in keys]})
+        columns.append({"engine": catalog.engines[engine], "combined": combined,
+                        "cells": [_cell_html(catalog, engine, key) for key in keys]})
     order = ("yes", "partial", "n/a", "unknown", "no")
-    rows.sort(key=lambda row: order.index(row["combined"]))
-    return render_template("question.html.j2", rows=rows, dimensions=[catalog.dimensions[k] for k in keys])
+    columns.sort(key=lambda column: order.index(column["combined"]))
+    return render_template("question.html.j2", columns=columns, dimensions=[catalog.dimensions[k] for k in keys])

@@ -1,26 +1,29 @@
-"""The `kb:explorer` directive: every claim in one table that the reader filters in the browser.
+"""The `kb:explorer` directive: every claim, filtered in the browser.
 
-The rows are rendered here, so the page works as a plain table without script; docs/assets/kb.js
-adds the filters (engine, label, layer, dimension, free text), keeps them in the URL and counts the
-labels of what is shown. The downloads are linked from its head.
+The page holds the filters and an empty table: docs/assets/kb.js reads claims.json (the download, the
+one home of every record as data), filters it (engine, label, layer, dimension, free text), keeps the
+filters in the URL, counts the labels of what matches and renders the matching claims a window at a
+time, so the page stays light at any number of claims. The downloads are linked from its head.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from enginekb.model import LABEL_TITLES, LABELS, Catalog
 
 from .pages import DOWNLOADS
 
 
-def explorer_context(catalog: Catalog, link, href_of) -> dict:
-    """What the template needs: the filter choices and one row per claim (`href_of` gives its link)."""
-    rows = [{"claim": claim, "href": href_of(claim), "layer": catalog.dimensions[claim.dimension].layer,
-             "dimension": catalog.dimensions[claim.dimension]} for claim in catalog.claims]
+def explorer_context(catalog: Catalog, link) -> dict:
+    """What the template needs: the filter choices, the label counts of all claims and the downloads."""
+    labels = Counter(claim.label for claim in catalog.claims)
     return {
-        "rows": rows,
+        "total": len(catalog.claims),
         "engines": [e for e in catalog.engines.values() if catalog.engine_claims(e.id)],
-        "labels": [(label, LABEL_TITLES[label]) for label in LABELS],
+        "labels": [(label, LABEL_TITLES[label], labels[label]) for label in LABELS],
         "layers": catalog.layers,
         "dimensions": list(catalog.dimensions.values()),
         "downloads": [(path.rsplit("/", 1)[-1], link(path)) for path in DOWNLOADS],
+        "claims_json": link(DOWNLOADS[0]),
     }

@@ -11,7 +11,7 @@ import io
 from dataclasses import dataclass
 
 from citecheck.lock import Lock, cite_key
-from enginekb.model import LABEL_TITLES, Catalog, Claim, claim_anchor
+from enginekb.model import LABEL_MARKS, LABEL_TITLES, LABELS, Catalog, Claim, claim_anchor
 
 from .pages import engine_page
 from .templating import plain
@@ -55,9 +55,11 @@ def _model(claim: Claim) -> dict | None:
 
 
 def claims_json(catalog: Catalog, lock: Lock, stamp: Stamp, url_of) -> dict:
-    """Every record: engines with their pins, and every claim (`url_of` maps a docs page to its URL)."""
+    """Every record: the labels (title and mark), engines with their pins, and every claim (`url_of`
+    maps a docs page to its URL)."""
     return {
         "stamp": {"commit": stamp.commit, "built": stamp.built},
+        "labels": [{"id": label, "title": LABEL_TITLES[label], "mark": LABEL_MARKS[label]} for label in LABELS],
         "engines": [vars(engine) for engine in catalog.engines.values()],
         "claims": [claim_record(c, catalog, lock, url_of(engine_page(c.engine, c.report))) for c in catalog.claims],
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,6 +23,9 @@ from kbsite.exports import Stamp, claims_csv, claims_json, search_entries
 from kbsite.render import RenderError, render_page
 
 _state: dict = {}
+
+# The diagram plugin reports every page it touches at INFO; a build shows only what needs attention.
+logging.getLogger("mkdocs.plugins.mermaid2.util").setLevel(logging.WARNING)
 
 
 def on_config(config, **kwargs):
@@ -69,7 +73,9 @@ def on_post_build(config, **kwargs):
     catalog, lock = _state["catalog"], _state["lock"]
     data = claims_json(catalog, lock, _state["stamp"], _url)
     (site / "downloads").mkdir(exist_ok=True)
-    (site / "downloads" / "claims.json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    # Compact: the explorer and the verdict cells' evidence read this file in the browser.
+    (site / "downloads" / "claims.json").write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+                                                    encoding="utf-8")
     (site / "downloads" / "claims.csv").write_text(claims_csv(data), encoding="utf-8")
     shutil.copy(_state["root"] / CLAIMS_DIR / SCHEMA_FILE, site / "downloads" / "claim.schema.json")
     index_path = site / "search" / "search_index.json"

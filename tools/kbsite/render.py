@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from dataclasses import dataclass
 
 from citecheck.lock import Lock, cite_key
 from enginekb.model import LABELS, Catalog, Claim
@@ -19,21 +18,10 @@ from .errors import RenderError
 from .explorer import explorer_context
 from .models import model_rows
 from .pages import EXPLORER_PAGE, engine_page
-from .refs import Linker, claim_href, render_ref
+from .refs import Linker, render_ref
 from .selection import analysed_engines, claim_named, named_engines, select_claims
 from .templating import render_template
 from .topics import topic_anchor, topic_heading, unique
-
-
-@dataclass(frozen=True)
-class RenderedCite:
-    file: str
-    target: str
-    target_kind: str
-    contains: str | None
-    url: str
-    lines: tuple[int, int]
-    kind: str
 
 
 def relative_linker(page_path: str) -> Linker:
@@ -94,9 +82,9 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
     if directive.name == "models":
         return render_models(catalog, directive.options, lock, link)
     if directive.name == "cells":
-        return render_cells(catalog, directive.options, link)
+        return render_cells(catalog, directive.options, topics)
     if directive.name == "question":
-        return render_question(catalog, directive.options, link)
+        return render_question(catalog, directive.options)
     if directive.name == "numbers":
         return render_numbers(catalog, directive.options, link)
     if directive.name == "labels":
@@ -105,7 +93,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
             raise RenderError(f"unknown label {', '.join(unknown)}")
         return render_template("labels.html.j2", labels=directive.positional or LABELS).strip()
     if directive.name == "explorer":
-        return render_template("explorer.html.j2", **explorer_context(catalog, link, lambda claim: claim_href(claim, link)))
+        return render_template("explorer.html.j2", **explorer_context(catalog, link))
     raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question, numbers)")
 
 
@@ -115,17 +103,13 @@ def _ids(directive: Directive) -> tuple[str, ...]:
     return directive.positional
 
 
-def _rendered_cites(claim: Claim, catalog: Catalog, lock: Lock) -> list[RenderedCite]:
-    engine = catalog.engines[claim.engine]
-    cites = []
+def _locked_cites(claim: Claim, lock: Lock) -> int:
+    """How many cites the claim has; each must have a lock entry. The page shows the count, and kb.js
+    draws the cites themselves (file, symbol, lines, permalink) from claims.json when asked."""
     for cite in claim.cites:
-        entry = lock.cites.get(cite_key(claim.engine, cite))
-        if entry is None:
+        if lock.cites.get(cite_key(claim.engine, cite)) is None:
             raise RenderError(f"{claim.id}: cite {cite.file} {cite.target!r} has no lock entry: run citecheck")
-        lines = tuple(entry["lines"])
-        cites.append(RenderedCite(cite.file, cite.target, cite.target_kind, cite.contains,
-                                  engine.permalink(cite.file, cite.commit, lines), lines, entry["kind"]))
-    return cites
+    return len(claim.cites)
 
 
 def describe_query(how: dict) -> str:
@@ -147,7 +131,9 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: L
     `keep_order` (a list of ids the page chose), in the page's order, grouped by runs of one dimension.
 
     With `topics` (the topic ids the page already has), each group opens with a topic heading of
-    `level`; without, a list spanning several dimensions has plain group titles.
+    `level` and its claims wait in a <template> that kb.js renders as the topic nears the screen (a
+    long engine page stays light); without, a list spanning several dimensions has plain group titles.
+    Claim lists are left out of the page's search entries: each claim has its own (exports.py).
     """
     order = {key: index for index, key in enumerate(catalog.dimensions)}
     sections: list[tuple] = []
@@ -155,7 +141,7 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: L
         if not sections or sections[-1][0].key != claim.dimension:
             sections.append((catalog.dimensions[claim.dimension], []))
         sections[-1][1].append({
-            "claim": claim, "cites": _rendered_cites(claim, catalog, lock),
+            "claim": claim, "cites": _locked_cites(claim, lock),
             "query": describe_query(claim.count.how) if claim.count else "",
             "rests_on": [render_ref(claim_named(catalog, other), link) for other in claim.rests_on],
         })
@@ -165,7 +151,7 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: L
     engines = sorted({c.engine for c in claims})
     return "".join(
         topic_heading(dimension, unique(topic_anchor(engines, dimension.key), topics), level)
-        + render_template("claims.html.j2", sections=[(dimension, items)], grouped=False, topic=True)
+        + render_template("claims.html.j2", sections=[(dimension, items)], grouped=False, topic=True, later=True)
         for dimension, items in sections
     )
 
