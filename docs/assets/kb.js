@@ -48,29 +48,31 @@
     reveal();
   }
 
-  // The claims explorer: filters kept in the URL, counts per label for what is shown.
-  function explorer() {
-    var root = document.querySelector(".kb-explorer");
-    if (!root) return;
+  // Filtered tables (the claims explorer, the measured figures, the study's artifacts): each select
+  // matches the row attribute of its name, the text box every word; filters are kept in the URL under
+  // the table's own prefix (data-key), so two tables on one page do not share them.
+  function filteredTable(root) {
     var form = root.querySelector(".kb-filters");
     var rows = Array.prototype.slice.call(root.querySelectorAll("tbody tr"));
     var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
-    var names = ["engine", "label", "layer", "dimension", "q"];
+    var names = Array.prototype.map.call(form.elements, function (e) { return e.name; }).filter(Boolean);
+    var prefix = root.dataset.key ? root.dataset.key + "-" : "";
     var params = new URLSearchParams(location.search);
-    names.forEach(function (name) { if (params.has(name)) form.elements[name].value = params.get(name); });
+    names.forEach(function (name) { if (params.has(prefix + name)) form.elements[name].value = params.get(prefix + name); });
 
     function apply() {
       var want = {};
       names.forEach(function (name) { want[name] = form.elements[name].value.trim(); });
-      var words = want.q.toLowerCase().split(/\s+/).filter(Boolean);
-      Array.prototype.forEach.call(form.elements.dimension.options, function (option) {
-        option.hidden = Boolean(want.layer && option.value && option.dataset.layer !== want.layer);
-      });
+      var words = (want.q || "").toLowerCase().split(/\s+/).filter(Boolean);
+      if (form.elements.dimension) {
+        Array.prototype.forEach.call(form.elements.dimension.options, function (option) {
+          option.hidden = Boolean(want.layer && option.value && option.dataset.layer !== want.layer);
+        });
+      }
       var counts = {}, shown = 0;
       rows.forEach(function (row, index) {
         var data = row.dataset;
-        var ok = (!want.engine || data.engine === want.engine) && (!want.label || data.label === want.label) &&
-          (!want.layer || data.layer === want.layer) && (!want.dimension || data.dimension === want.dimension) &&
+        var ok = names.every(function (name) { return name === "q" || !want[name] || data[name] === want[name]; }) &&
           words.every(function (word) { return texts[index].indexOf(word) !== -1; });
         row.hidden = !ok;
         if (ok) { shown += 1; counts[data.label] = (counts[data.label] || 0) + 1; }
@@ -79,8 +81,8 @@
       root.querySelectorAll(".kb-count-label").forEach(function (badge) {
         badge.querySelector(".kb-n").textContent = counts[badge.dataset.label] || 0;
       });
-      var query = new URLSearchParams();
-      names.forEach(function (name) { if (want[name]) query.set(name, want[name]); });
+      var query = new URLSearchParams(location.search);
+      names.forEach(function (name) { if (want[name]) query.set(prefix + name, want[name]); else query.delete(prefix + name); });
       var search = query.toString();
       history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
     }
@@ -89,14 +91,16 @@
     apply();
   }
 
+  function explorers() { document.querySelectorAll(".kb-explorer").forEach(filteredTable); }
+
   // A permalink into a folded model-table row or verdict cell opens it.
   function openTarget() {
     var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    var details = target && target.closest("details");
+    var details = target && (target.closest("details") || target.querySelector("details.kb-row-claim"));
     if (details) { details.open = true; target.scrollIntoView(); }
   }
 
-  function start() { topicTools(); explorer(); openTarget(); window.addEventListener("hashchange", openTarget); }
+  function start() { topicTools(); explorers(); openTarget(); window.addEventListener("hashchange", openTarget); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

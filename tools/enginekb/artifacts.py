@@ -9,6 +9,7 @@ record citing a file under the study's baselines/ or benchmarks/ must find it in
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,8 @@ def load_inventory(located: LocatedYaml, schema_path: Path, problems: list[Probl
     """The inventory file, or None when its shape is wrong (every error reported)."""
     errors = ClaimsSchema.at(schema_path).checked(located, store)
     for location, message in errors:
+        # The schema's messages name the field after the list index ("[3].reason: ..."): the path already says which.
+        message = re.sub(r"^\[\d+\]\.?(: )?", "", message)
         problems.append(Problem(located.path, located.line_of(location), _name(located.data, location), message))
     if errors:
         return None
