@@ -194,3 +194,23 @@ def test_a_verdict_cells_evidence_opens_by_tap_at_phone_width(page, served_site)
         assert "#claim-" in link.get_attribute("href")
     finally:
         page.set_viewport_size({"width": 1400, "height": 900})
+
+
+def test_the_experiments_page_filters_its_figure_and_artifact_tables_each_under_its_own_key(page, served_site):
+    catalog = load_catalog(PROJECT)
+    measured = [c for c in catalog.claims if c.measurement]
+    page.goto(f"{served_site}/analysis/experiments/")
+    every = page.locator(".kb-measurements", has=page.locator("select[name=page]")).last
+    every.locator("select[name=page]").select_option("phone-npu")
+    expected = sum(1 for c in measured if c.report == "phone-npu")
+    assert every.locator(".kb-shown").inner_text() == str(expected)
+    artifacts = page.locator(".kb-artifacts")
+    artifacts.locator("select[name=status]").select_option("superseded")
+    superseded = [a for a in catalog.inventory.artifacts if a.reason == "superseded"]
+    assert artifacts.locator(".kb-shown").inner_text() == str(len(superseded))
+    assert "a-status=superseded" in page.url and "page=phone-npu" in page.url
+    page.goto(page.url)  # a shared link restores both tables
+    assert page.locator(".kb-artifacts .kb-shown").inner_text() == str(len(superseded))
+    row = page.locator(".kb-measurements-table tr:not([hidden])").last
+    row.locator("summary").click()  # the provenance is one tap away
+    assert row.locator(".kb-provenance-list").is_visible()

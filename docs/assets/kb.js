@@ -50,13 +50,13 @@
 
   // Filtered tables (the claims explorer, the measured figures, the study's artifacts): each select
   // matches the row attribute of its name, the text box every word; filters are kept in the URL under
-  // the table's own prefix (data-key), so two tables on one page do not share them.
-  function filteredTable(root) {
+  // the table's own prefix (data-key, numbered from the second table of a kind), so tables do not share them.
+  function filteredTable(root, prefix) {
     var form = root.querySelector(".kb-filters");
+    if (!form) return;  // a short table is rendered without filters
     var rows = Array.prototype.slice.call(root.querySelectorAll("tbody tr"));
     var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
     var names = Array.prototype.map.call(form.elements, function (e) { return e.name; }).filter(Boolean);
-    var prefix = root.dataset.key ? root.dataset.key + "-" : "";
     var params = new URLSearchParams(location.search);
     names.forEach(function (name) { if (params.has(prefix + name)) form.elements[name].value = params.get(prefix + name); });
 
@@ -91,7 +91,16 @@
     apply();
   }
 
-  function explorers() { document.querySelectorAll(".kb-explorer").forEach(filteredTable); }
+  // The second table of a kind on a page keys its filters as m2-..., the third m3-..., and so on.
+  function explorers() {
+    var seen = {};
+    document.querySelectorAll(".kb-explorer").forEach(function (root) {
+      var key = root.dataset.key || "";
+      seen[key] = (seen[key] || 0) + 1;
+      var name = key + (seen[key] > 1 ? seen[key] : "");
+      filteredTable(root, name ? name + "-" : "");
+    });
+  }
 
   // A permalink into a folded model-table row or verdict cell opens it.
   function openTarget() {

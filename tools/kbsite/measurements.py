@@ -8,6 +8,7 @@ filters the rows (engine, page, free text) as it does the claims explorer.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from enginekb.model import Catalog, Claim
@@ -22,6 +23,12 @@ from .templating import render_template
 def source_url(source: dict) -> str:
     """The artifact on its host: repository/blob/commit/path, the path percent-encoded."""
     return f"{source['repository'].rstrip('/')}/blob/{source['commit']}/{quote(source['path'], safe='/')}"
+
+
+def first_clause(text: str, at: str = r";|,\s| \(") -> str:
+    """The head of a provenance field for a table cell ("Intel Xeon Platinum 8480C, 24 cores ..." ->
+    "Intel Xeon Platinum 8480C"); the whole field is in the row's fold."""
+    return re.split(at, text, maxsplit=1)[0].strip() or text
 
 
 def measured_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...] = ()) -> list[Claim]:
@@ -55,7 +62,9 @@ def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[st
     pages = sorted({claim.report for claim in claims})
     rows = [{
         "claim": claim, "href": claim_href(claim, link), "p": claim.provenance,
-        "machine": claim.provenance["machine"].split(";")[0], "url": source_url(claim.provenance["source"]),
+        "machine": first_clause(claim.provenance["machine"]), "model": first_clause(claim.provenance["model"]),
+        "quantisation": first_clause(claim.provenance["quantisation"]), "threads": first_clause(claim.provenance["threads"], r";| \("),
+        "url": source_url(claim.provenance["source"]),
         "page": claim.report, "engine": catalog.engines[claim.engine].name,
     } for claim in claims]
     page_titles = [(report, engine_page("", report).rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "))
