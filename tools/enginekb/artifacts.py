@@ -28,7 +28,7 @@ class Artifact:
     path: str
     measures: str
     commit: str
-    files: int = 1
+    files: int | None = None  # how many files a folder row stands for, when counted
     reason: str | None = None
     replacement: str | None = None
     why: str | None = None
@@ -57,7 +57,7 @@ def load_inventory(located: LocatedYaml, schema_path: Path, problems: list[Probl
         return None
     data = located.data
     return Inventory(data["repository"], data["commit"], tuple(
-        Artifact(raw["path"], " ".join(raw["measures"].split()), raw.get("commit", data["commit"]), raw.get("files", 1),
+        Artifact(raw["path"], " ".join(raw["measures"].split()), raw.get("commit", data["commit"]), raw.get("files"),
                  raw.get("reason"), raw.get("replacement"), " ".join(raw["why"].split()) if "why" in raw else None,
                  located.line_of(("artifacts", index)))
         for index, raw in enumerate(data["artifacts"])))

@@ -33,9 +33,6 @@ def render_artifacts(catalog: Catalog, options: dict[str, str], link: Linker) ->
                      if artifact.is_folder else source_url(source),
                      "refs": [render_ref(claim, link, short=True) for claim in records]})
     counts = Counter(row["status"] for row in rows)
-    files = Counter()
-    for row in rows:
-        files[row["status"]] += row["artifact"].files
     statuses = [("used", "used")] + [(key, title) for key, title in REASON_TITLES.items() if counts[key]]
-    return render_template("artifacts.html.j2", rows=rows, counts=counts, files=files, statuses=statuses,
+    return render_template("artifacts.html.j2", rows=rows, counts=counts, statuses=statuses,
                            titles={"used": "used", **REASON_TITLES}, commit=inventory.commit)
