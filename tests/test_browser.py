@@ -324,3 +324,23 @@ def test_every_page_passes_axe_and_stays_within_its_element_budget(page, served_
     finally:
         page.emulate_media(color_scheme="light")
     assert heavy == [] and problems == [], "\n".join(problems) + f"\nover {ELEMENTS_AT_LOAD} elements: {heavy}"
+
+
+def test_the_figures_page_filters_its_figure_and_artifact_tables_each_under_its_own_key(page, served_site):
+    catalog = load_catalog(PROJECT)
+    measured = [c for c in catalog.claims if c.measurement]
+    page.goto(f"{served_site}/analysis/figures/")
+    every = page.locator(".kb-measurements", has=page.locator("select[name=page]")).last
+    every.locator("select[name=page]").select_option("phone-npu")
+    expected = sum(1 for c in measured if c.report == "phone-npu")
+    assert every.locator(".kb-shown").inner_text() == str(expected)
+    artifacts = page.locator(".kb-artifacts")
+    artifacts.locator("select[name=status]").select_option("superseded")
+    superseded = [a for a in catalog.inventory.artifacts if a.reason == "superseded"]
+    assert artifacts.locator(".kb-shown").inner_text() == str(len(superseded))
+    assert "a-status=superseded" in page.url and "page=phone-npu" in page.url
+    page.goto(page.url)  # a shared link restores both tables
+    assert page.locator(".kb-artifacts .kb-shown").inner_text() == str(len(superseded))
+    row = page.locator(".kb-measurements-table tr:not([hidden])").last
+    row.locator("summary").click()  # the provenance is one tap away
+    assert row.locator(".kb-provenance-list").is_visible()

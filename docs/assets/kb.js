@@ -395,6 +395,51 @@
     });
   }
 
+  // Filtered tables rendered in full (the measured figures, the study's artifacts): each select matches
+  // the row attribute of its name, the text box every word; filters are kept in the URL under the
+  // table's own prefix (data-key, numbered from the second table of a kind), so tables do not share them.
+  function filteredTable(root, prefix) {
+    var form = root.querySelector(".kb-filters");
+    if (!form) return;  // a short table is rendered without filters
+    var rows = Array.prototype.slice.call(root.querySelectorAll("tbody tr"));
+    var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+    var names = Array.prototype.map.call(form.elements, function (e) { return e.name; }).filter(Boolean);
+    var params = new URLSearchParams(location.search);
+    names.forEach(function (name) { if (params.has(prefix + name)) form.elements[name].value = params.get(prefix + name); });
+
+    function apply() {
+      var want = {};
+      names.forEach(function (name) { want[name] = form.elements[name].value.trim(); });
+      var words = (want.q || "").toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      rows.forEach(function (row, index) {
+        var data = row.dataset;
+        var ok = names.every(function (name) { return name === "q" || !want[name] || data[name] === want[name]; }) &&
+          words.every(function (word) { return texts[index].indexOf(word) !== -1; });
+        row.hidden = !ok;
+        if (ok) shown += 1;
+      });
+      root.querySelector(".kb-shown").textContent = shown;
+      var query = new URLSearchParams(location.search);
+      names.forEach(function (name) { if (want[name]) query.set(prefix + name, want[name]); else query.delete(prefix + name); });
+      var search = query.toString();
+      history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
+    }
+    form.addEventListener("input", apply);
+    form.addEventListener("change", apply);
+    apply();
+  }
+
+  function filteredTables() {
+    var seen = {};
+    document.querySelectorAll(".kb-filtered").forEach(function (root) {
+      var key = root.dataset.key || "";
+      seen[key] = (seen[key] || 0) + 1;
+      var name = key + (seen[key] > 1 ? seen[key] : "");
+      filteredTable(root, name ? name + "-" : "");
+    });
+  }
+
   // Read claims.json ahead when a reader is about to ask for something drawn from it.
   function prefetchOnIntent() {
     function intent(event) {
@@ -416,6 +461,7 @@
     document.addEventListener("toggle", onToggle, true);  // toggle does not bubble: listen while capturing
     topicTools();
     matrices();
+    filteredTables();
     renderLater();
     openTarget();
     window.addEventListener("hashchange", openTarget);

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
 from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
@@ -50,9 +51,13 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
         if path.suffix == ".yml":
             problems.append(Problem(path, 0, "-", "records end in .yaml; this file would never be read"))
         elif path.parent == claims_dir:
-            if path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
-                problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE} "
-                                                      f"and {DIMENSIONS_FILE} stand directly in claims/"))
+            if path.name == ARTIFACTS_FILE:
+                located = read_records(path, problems, store)
+                if located is not None:
+                    catalog.inventory = load_inventory(located, claims_dir / ARTIFACTS_SCHEMA_FILE, problems, store)
+            elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
+                problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
+                                                      f"{DIMENSIONS_FILE} and {ARTIFACTS_FILE} stand directly in claims/"))
         elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
             located = read_records(path, problems, store)
             if located is not None:
@@ -62,6 +67,8 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems)
+    if catalog.inventory is not None:
+        check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)
     if problems:
         raise CatalogError(problems)
     return catalog

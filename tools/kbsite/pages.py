@@ -17,6 +17,10 @@ SHARED_REPORTS = {
     "roadmap": "analysis/roadmap.md",
     "edge-comparisons": "edge/comparisons.md",
     "environment": "edge/environment.md",
+    "device-simulation": "edge/device_simulation.md",
+    "engine-race": "edge/engine_race.md",
+    "phone-npu": "edge/phone_npu.md",
+    "edge-plan": "analysis/edge_plan.md",
 }
 
 

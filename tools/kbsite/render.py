@@ -12,10 +12,12 @@ from collections import Counter
 from citecheck.lock import Lock, cite_key
 from enginekb.model import LABELS, Catalog, Claim
 
+from .artifacts import render_artifacts
 from .cells import render_cells, render_question
 from .directives import Directive, DirectiveError, find_directives
 from .errors import RenderError
 from .explorer import explorer_context
+from .measurements import render_measurements
 from .models import model_rows
 from .pages import EXPLORER_PAGE, engine_page
 from .refs import Linker, render_ref
@@ -92,9 +94,13 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         if unknown:
             raise RenderError(f"unknown label {', '.join(unknown)}")
         return render_template("labels.html.j2", labels=directive.positional or LABELS).strip()
+    if directive.name == "measurements":
+        return render_measurements(catalog, directive.options, directive.positional, link)
+    if directive.name == "artifacts":
+        return render_artifacts(catalog, directive.options, link)
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question, numbers)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question, numbers, measurements, artifacts)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:

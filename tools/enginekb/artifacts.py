@@ -1,0 +1,106 @@
+"""The earlier study's artifacts: claims/study-artifacts.yaml lists every measurement file of the study.
+
+An artifact is *used* when a measured claim names it as its source (`provenance.source.path`); the
+file never says so itself, so the two cannot disagree. Every other artifact gives a `reason`
+(retracted, superseded, duplicate, no figure, a later commit, not read) and a retracted one names
+its replacement. The check runs both ways: an artifact cited by a record may not carry a reason, and a
+record citing a file under the study's baselines/ or benchmarks/ must find it in the list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import Catalog, Claim
+from .problems import Problem
+from .schema import ClaimsSchema
+from .yamlfile import LocatedYaml
+
+ARTIFACTS_FILE = "study-artifacts.yaml"
+ARTIFACTS_SCHEMA_FILE = "study-artifacts.schema.json"
+INVENTORIED = ("baselines/", "benchmarks/")  # the study's measurement folders
+
+
+@dataclass(frozen=True)
+class Artifact:
+    path: str
+    measures: str
+    commit: str
+    files: int | None = None  # how many files a folder row stands for, when counted
+    reason: str | None = None
+    replacement: str | None = None
+    why: str | None = None
+    line: int = 0
+
+    @property
+    def is_folder(self) -> bool:
+        return self.path.endswith("/")
+
+
+@dataclass(frozen=True)
+class Inventory:
+    repository: str
+    commit: str
+    artifacts: tuple[Artifact, ...]
+
+
+def load_inventory(located: LocatedYaml, schema_path: Path, problems: list[Problem], store=None) -> Inventory | None:
+    """The inventory file, or None when its shape is wrong (every error reported)."""
+    errors = ClaimsSchema.at(schema_path).checked(located, store)
+    for location, message in errors:
+        # The schema's messages name the field after the list index ("[3].reason: ..."): the path already says which.
+        message = re.sub(r"^\[\d+\]\.?(: )?", "", message)
+        problems.append(Problem(located.path, located.line_of(location), _name(located.data, location), message))
+    if errors:
+        return None
+    data = located.data
+    return Inventory(data["repository"], data["commit"], tuple(
+        Artifact(raw["path"], " ".join(raw["measures"].split()), raw.get("commit", data["commit"]), raw.get("files"),
+                 raw.get("reason"), raw.get("replacement"), " ".join(raw["why"].split()) if "why" in raw else None,
+                 located.line_of(("artifacts", index)))
+        for index, raw in enumerate(data["artifacts"])))
+
+
+def _name(data, location: tuple) -> str:
+    if len(location) >= 2 and location[0] == "artifacts" and isinstance(data, dict):
+        raw = data["artifacts"][location[1]]
+        return raw.get("path", "-") if isinstance(raw, dict) else "-"
+    return "-"
+
+
+def citing(inventory: Inventory, artifact: Artifact, catalog: Catalog) -> list[Claim]:
+    """The measured claims whose source is this artifact (a folder row: any file inside it)."""
+    return [claim for claim in catalog.claims if claim.provenance and _source_in(claim, inventory, artifact)]
+
+
+def _source_in(claim: Claim, inventory: Inventory, artifact: Artifact) -> bool:
+    source = claim.provenance["source"]
+    if source["repository"].rstrip("/") != inventory.repository.rstrip("/"):
+        return False
+    return source["path"].startswith(artifact.path) if artifact.is_folder else source["path"] == artifact.path
+
+
+def check_inventory(inventory: Inventory, catalog: Catalog, path: Path, problems: list[Problem]) -> None:
+    seen: dict[str, int] = {}
+    for artifact in inventory.artifacts:
+        def problem(message: str) -> None:
+            problems.append(Problem(path, artifact.line, artifact.path, message))
+
+        if artifact.path in seen:
+            problem(f"listed twice (first at line {seen[artifact.path]})")
+        seen.setdefault(artifact.path, artifact.line)
+        cited_by = citing(inventory, artifact, catalog)
+        if cited_by and artifact.reason:
+            problem(f"marked {artifact.reason} but {cited_by[0].id} draws a figure from it")
+        if not cited_by and not artifact.reason:
+            problem("no measured record cites it: give a reason (retracted, superseded, duplicate, no-figure, "
+                    "later-commit, not-read)")
+    for claim in catalog.claims:
+        source = claim.provenance["source"] if claim.provenance else None
+        if (source and source["repository"].rstrip("/") == inventory.repository.rstrip("/")
+                and source["path"].startswith(INVENTORIED)
+                and not any(_source_in(claim, inventory, a) for a in inventory.artifacts)):
+            problems.append(Problem(claim.path, claim.line, claim.id,
+                                    f"its artifact {source['path']} is missing from claims/{ARTIFACTS_FILE}"))

@@ -1,0 +1,75 @@
+"""The `kb:measurements` directive: every measured figure as one filterable table of values.
+
+One row per `measured` claim: the figure and unit, the machine, model, quantisation and threads, and
+a link to the artifact; the rest of the provenance (who, when, build, command, field, note) sits in
+the row's own fold, so it is one tap away instead of repeated on a card per figure. docs/assets/kb.js
+filters the rows (engine, page, free text) as it does the claims explorer.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from enginekb.model import Catalog, Claim
+
+from .errors import RenderError
+from .pages import engine_page
+from .refs import Linker, claim_href
+from .selection import claim_named
+from .templating import render_template
+
+
+def source_url(source: dict) -> str:
+    """The artifact on its host: repository/blob/commit/path, the path percent-encoded."""
+    return f"{source['repository'].rstrip('/')}/blob/{source['commit']}/{quote(source['path'], safe='/')}"
+
+
+def first_clause(text: str, at: str = r";|,\s| \(") -> str:
+    """The head of a provenance field for a table cell ("Intel Xeon Platinum 8480C, 24 cores ..." ->
+    "Intel Xeon Platinum 8480C"); the whole field is in the row's fold."""
+    return re.split(at, text, maxsplit=1)[0].strip() or text
+
+
+def measured_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...] = ()) -> list[Claim]:
+    """The measured claims named by id, or those of some reports (`report=experiments,phone-npu`), engines
+    or dimensions; with nothing given, every measured claim."""
+    chosen = {key: set(options[key].split(",")) for key in ("report", "engine", "dimension") if key in options}
+    unknown = sorted(chosen.get("engine", set()) - set(catalog.engines))
+    if unknown:
+        raise RenderError(f"unknown engine {', '.join(unknown)}")
+    if ids:
+        claims = [claim_named(catalog, claim_id) for claim_id in ids]
+        unmeasured = [claim.id for claim in claims if not claim.measurement]
+        if unmeasured:
+            raise RenderError(f"{', '.join(unmeasured)}: not a measured claim")
+        return claims
+    claims = [claim for claim in catalog.claims if claim.measurement and claim.provenance
+              and all(getattr(claim, key) in values for key, values in chosen.items())]
+    if not claims:
+        raise RenderError("selects no measured claim")
+    return claims
+
+
+def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...], link: Linker) -> str:
+    """The table; its rows carry the claims' anchors and their provenance folds unless `anchors=no` (a second
+    table of claims shown elsewhere: each row links to the record, where the provenance is, and the page
+    does not carry every fold twice)."""
+    extra = sorted(set(options) - {"report", "engine", "dimension", "anchors"})
+    if extra:
+        raise RenderError(f"unknown option {', '.join(extra)} (known: report, engine, dimension, anchors)")
+    if options.get("anchors", "yes") not in ("yes", "no"):
+        raise RenderError("anchors= takes yes or no")
+    claims = measured_claims(catalog, options, ids)
+    pages = sorted({claim.report for claim in claims})
+    rows = [{
+        "claim": claim, "href": claim_href(claim, link), "p": claim.provenance,
+        "machine": first_clause(claim.provenance["machine"]), "model": first_clause(claim.provenance["model"]),
+        "quantisation": first_clause(claim.provenance["quantisation"]), "threads": first_clause(claim.provenance["threads"], r";| \("),
+        "url": source_url(claim.provenance["source"]),
+        "page": claim.report, "engine": catalog.engines[claim.engine].name,
+    } for claim in claims]
+    page_titles = [(report, engine_page("", report).rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "))
+                   for report in pages]
+    return render_template("measurements.html.j2", rows=rows, pages=page_titles, anchors=options.get("anchors") != "no",
+                           engines=[e for e in catalog.engines.values() if any(c.engine == e.id for c in claims)])
