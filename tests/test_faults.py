@@ -37,11 +37,21 @@ CELLS = "- {dimension: kind.unit-of-work, verdict: partial, answer: One at a tim
 UNKNOWN_ROW = "claims/demo/a.yaml:7: demo/renamed: unknown dimension 'kind.renamed' (see claims/dimensions.yaml)"
 
 
+class Hang(Exception):
+    pass
+
+
 @pytest.fixture
 def bounded():
-    signal.alarm(60)  # a hang fails the test instead of the suite
+    """A hang fails the test instead of the suite."""
+    def hang(signum, frame):
+        raise Hang("no answer within 60 s")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(60)
     yield
     signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
 
 
 def _problems(text: str) -> list[str]:
@@ -73,3 +83,125 @@ def test_the_build_fails_on_an_unknown_dimension_with_the_same_message(renamed_r
     assert done.returncode != 0
     assert UNKNOWN_ROW in done.stderr, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and "KeyError" not in done.stderr
+
+
+# --- Damaged, deceiving and partial mirrors ------------------------------------------------------------
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
+
+
+def _many_files(tmp_path: Path, count: int) -> tuple[Path, Path]:
+    """An upstream of `count` small C files in one pack, and a project citing a function in each."""
+    from upstream import make_project, make_upstream
+    tree = {f"src/d{i % 20}/f{i}.c": f"int f{i}(void)\n{{\n    return {i};\n}}\n" for i in range(count)}
+    path, (sha,) = make_upstream(tmp_path / "many", [tree])
+    _git("-C", str(path), "repack", "-a", "-d", "-q")
+    _git("-C", str(path), "prune-packed")
+    text = "".join(f"- id: demo/c{i}\n  label: verified\n  dimension: kind.category\n  text: f{i}.\n  cites:\n"
+                   f"    - {{file: src/d{i % 20}/f{i}.c, symbol: f{i}}}\n" for i in range(count))
+    return path, make_project(tmp_path / "project", {"demo": {"pin": sha}}, {"demo/a.yaml": text})
+
+
+def _pack(repository: Path) -> Path:
+    pack = next((repository / ".git" / "objects" / "pack").glob("*.pack"))
+    pack.chmod(0o644)
+    return pack
+
+
+def _check(root: Path, repository: Path, capsys, *extra: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = citecheck(["--root", str(root), "--repo", f"demo={repository}", "--no-cache", *extra])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_a_pack_that_no_longer_matches_its_index_is_a_clear_error_not_a_hang(tmp_path, capsys, bounded):
+    """git writes an error per lookup: without a reader of its stderr the pipe fills and it blocks."""
+    repository, root = _many_files(tmp_path, 600)
+    pack = _pack(repository)
+    data = bytearray(pack.read_bytes())
+    data[-20:] = bytes(b ^ 0xFF for b in data[-20:])  # the trailer checksum: the index no longer matches
+    pack.write_bytes(bytes(data))
+    lock = (root / "claims" / "citecheck.lock").read_bytes() if (root / "claims" / "citecheck.lock").exists() else None
+    code, text = _check(root, repository, capsys)
+    assert "Traceback" not in text
+    assert code == 1, text
+    assert f"{repository} is damaged" in text and "does not match index" in text, text
+    assert "commit not in repository" not in text  # the commit is there; the pack cannot be read
+    assert ((root / "claims" / "citecheck.lock").read_bytes() if lock is not None else None) == lock
+
+
+def test_a_corrupt_packfile_is_a_clear_error_naming_the_repository(tmp_path, capsys, bounded):
+    repository, root = _many_files(tmp_path, 40)
+    pack = _pack(repository)
+    data = bytearray(pack.read_bytes())
+    for index in range(len(data) // 2, len(data) - 20, 5):
+        data[index] ^= 0x55
+    pack.write_bytes(bytes(data))
+    code, text = _check(root, repository, capsys)
+    assert "Traceback" not in text
+    assert code == 1, text
+    assert f"{repository} is damaged" in text and "corrupt" in text, text
+
+
+def test_a_git_that_never_answers_is_stopped_at_the_time_limit(tmp_path, capsys, bounded, monkeypatch):
+    """A loose object that is a FIFO: git opens it and waits for ever."""
+    from upstream import demo_upstream, make_project
+    repository, shas = demo_upstream(tmp_path)
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    blob = _git("-C", str(repository), "rev-parse", f"{shas[1]}:src/net.cpp").strip()
+    loose = repository / ".git" / "objects" / blob[:2] / blob[2:]
+    loose.unlink()
+    os.mkfifo(loose)
+    monkeypatch.setenv("CITECHECK_GIT_TIMEOUT", "2")
+    code, text = _check(root, repository, capsys)
+    assert "Traceback" not in text
+    assert code == 1, text
+    assert f"{repository}: git gave no answer within 2 s" in text, text
+
+
+def test_replace_refs_in_a_mirror_do_not_decide_which_blob_is_read(tmp_path, capsys, bounded):
+    """refs/replace swaps the cited file for one where the symbol moved: the real blob is read, and a
+    cache filled from the deceiving mirror is not what a later run uses either."""
+    from upstream import NET_CPP, demo_upstream, make_project
+    repository, shas = demo_upstream(tmp_path)
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    real = _git("-C", str(repository), "rev-parse", f"{shas[1]}:src/net.cpp").strip()
+    fake_text = "// moved\n" * 40 + NET_CPP
+    fake = subprocess.run(["git", "-C", str(repository), "hash-object", "-w", "--stdin"], input=fake_text,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    _git("-C", str(repository), "replace", real, fake)
+    assert "// moved" in _git("-C", str(repository), "show", f"{shas[1]}:src/net.cpp")  # git itself is deceived
+    code, text = _check(root, repository, capsys)
+    assert code == 0, text
+    entry = next(iter(read_lock(root / "claims" / "citecheck.lock").cites.values()))
+    assert entry["blob"] == real and entry["lines"] == [4, 7], entry
+
+
+def test_a_shallow_mirror_without_the_pin_says_so(tmp_path, capsys, bounded):
+    from upstream import demo_upstream, make_project
+    repository, shas = demo_upstream(tmp_path)
+    shallow = tmp_path / "shallow"
+    _git("clone", "-q", "--bare", "--depth", "1", f"file://{repository}", str(shallow))
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[0]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    code, text = _check(root, shallow, capsys)
+    assert "Traceback" not in text
+    assert code == 1, text
+    assert f"commit {shas[0]} is not in {shallow}, a shallow clone" in text, text
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="permissions do not bind root")
+def test_an_unreadable_mirror_is_a_clear_error(tmp_path, capsys, bounded):
+    from upstream import demo_upstream, make_project
+    repository, shas = demo_upstream(tmp_path)
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    objects = repository / ".git" / "objects"
+    objects.chmod(0)
+    try:
+        code, text = _check(root, repository, capsys)
+    finally:
+        objects.chmod(0o755)
+    assert "Traceback" not in text
+    assert code == 1, text
+    assert str(repository) in text, text
