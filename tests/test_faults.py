@@ -4,6 +4,7 @@ error with its exit code, never a traceback or a hang, and never a lock the tool
 
 from __future__ import annotations
 
+import hashlib
 import json
 import marshal
 import os
@@ -205,3 +206,121 @@ def test_an_unreadable_mirror_is_a_clear_error(tmp_path, capsys, bounded):
     assert "Traceback" not in text
     assert code == 1, text
     assert str(repository) in text, text
+
+
+# --- Caches that hold something wrong ------------------------------------------------------------------
+
+@pytest.fixture
+def checked(demo_project, demo, private_cache, monkeypatch):
+    """A passing project whose lock and citecheck cache a real run wrote."""
+    root = demo_project({"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0] + COUNTED})
+    monkeypatch.chdir(root)
+    assert citecheck(["--root", str(root), "--repo", f"demo={demo[0]}"]) == 0
+    return root
+
+
+COUNTED = """\
+- id: demo/layers
+  label: inferred
+  dimension: kernel.operators
+  text: Three layers.
+  count: {value: 3, how: {file: CMakeLists.txt, lines: '^demo_add_layer\\('}}
+"""
+
+
+def _edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("bad", [[0, 0, "definition"], ["4", "7", "definition"], [7, 4, "definition"],
+                                 [4, 7, "<b>"], [4, 7], "4-7", None, [True, True, "definition"]])
+def test_a_malformed_citecheck_cache_entry_is_resolved_again_and_never_reaches_the_lock(
+        checked, demo, private_cache, capsys, bad, bounded):
+    def spoil(data):
+        for key in data["cites"]:
+            data["cites"][key] = bad
+        for key in data["counts"]:
+            data["counts"][key] = "3"
+    _edit_json(private_cache / CACHE_NAME, spoil)
+    (checked / "claims" / "citecheck.lock").unlink()
+    capsys.readouterr()
+    code = citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"])
+    out = capsys.readouterr()
+    assert code == 0, out.out + out.err
+    assert "malformed entries ignored" in out.err
+    lock = read_lock(checked / "claims" / "citecheck.lock")  # the tools accept what was written
+    assert [entry["lines"] for entry in lock.cites.values()] == [[4, 7]]
+    assert [entry["value"] for entry in lock.counts.values()] == [3]
+    assert citecheck(["--root", str(checked), "--offline"]) == 0
+    rewritten = json.loads((private_cache / CACHE_NAME).read_text())  # the next run reads it clean
+    assert list(rewritten["cites"].values()) == [[4, 7, "definition"]] and list(rewritten["counts"].values()) == [3]
+
+
+def test_the_lock_is_never_written_with_an_entry_read_lock_refuses(checked, tmp_path):
+    from citecheck.lock import Lock, LockError, write_lock
+    path = checked / "claims" / "citecheck.lock"
+    before = path.read_bytes()
+    lock = read_lock(path)
+    key = next(iter(lock.cites))
+    lock.cites[key] = dict(lock.cites[key], lines=[0, 0])
+    with pytest.raises(LockError, match="lines"):
+        write_lock(path, lock)
+    assert path.read_bytes() == before and not list(path.parent.glob(".citecheck-*"))
+    assert isinstance(Lock(), Lock)
+
+
+def test_a_malformed_lock_is_rewritten_by_a_run_of_every_engine_as_its_message_says(checked, demo, capsys, bounded):
+    path = checked / "claims" / "citecheck.lock"
+    _edit_json(path, lambda data: data["cites"][0].update(lines=[0, 0]))
+    capsys.readouterr()
+    assert citecheck(["--root", str(checked), "--offline"]) == 2
+    message = capsys.readouterr().err
+    assert "rewrite the lock: run citecheck against every engine's repository" in message
+    assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 0
+    assert citecheck(["--root", str(checked), "--offline"]) == 0
+
+
+def _store(root: Path) -> Path:
+    return Path(os.environ["ENGINEKB_CACHE"]) / STORE_NAME
+
+
+def test_a_store_entry_for_an_invalid_file_is_never_taken_as_valid(checked, capsys, bounded):
+    """The store once kept "this text passed the schema": forged or stale, it hid the file's error."""
+    from enginekb.store import digest
+    claims_file = checked / "claims" / "demo" / "a.yaml"
+    assert claims(["--root", str(checked), "lint"]) == 0  # the store now holds the file
+    stored = marshal.loads(_store(checked).read_bytes())
+    broken = claims_file.read_text().replace("  text: Three layers.\n", "")
+    claims_file.write_text(broken)
+    # The broken text's true parse, and what a forged or stale store would add: it passed the schema.
+    from enginekb.yamlfile import parse_yaml
+    parsed = parse_yaml(broken, claims_file)
+    stored["parsed"][digest(broken)] = (parsed.data, parsed.lines)
+    schema = hashlib.sha1((checked / "claims" / "claim.schema.json").read_bytes()).hexdigest()
+    stored["valid"] = [f"{digest(broken)}:{schema}"]
+    _store(checked).write_bytes(marshal.dumps(stored))
+    capsys.readouterr()
+    code = claims(["--root", str(checked), "lint"])
+    text = "".join(capsys.readouterr())
+    assert "Traceback" not in text and "internal error" not in text
+    assert code == 2, text
+    assert "claims/demo/a.yaml:7: demo/layers: 'text' is a required property" in text, text
+    done = build_site(site_for(checked, {"index.md": "# Demo\n"}), checked / "site")
+    assert done.returncode != 0 and "'text' is a required property" in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("bad", [("not", "a", "pair"), ("data", {("x",): 0}), ([{"id": object.__name__}], {(): "1"}),
+                                 ({1.5: "x"}, {}), "junk"])
+def test_a_malformed_store_entry_is_parsed_again_with_a_warning(checked, capsys, bad):
+    assert claims(["--root", str(checked), "lint"]) == 0
+    stored = marshal.loads(_store(checked).read_bytes())
+    stored["parsed"] = {key: bad for key in stored["parsed"]}
+    _store(checked).write_bytes(marshal.dumps(stored))
+    capsys.readouterr()
+    assert claims(["--root", str(checked), "lint"]) == 0
+    assert "malformed entries ignored" in capsys.readouterr().err
+    assert claims(["--root", str(checked), "lint"]) == 0  # rewritten: read clean the next time
+    assert "malformed" not in capsys.readouterr().err

@@ -42,14 +42,14 @@ def evidence_label(cell: Cell, catalog: Catalog) -> str:
     return max(labels, key=LABEL_STRENGTH.index) if labels else "unknown"
 
 
-def load_cells(located: LocatedYaml, engine: str, schema_path: Path, problems: list[Problem], store=None) -> list[Cell]:
+def load_cells(located: LocatedYaml, engine: str, schema_path: Path, problems: list[Problem]) -> list[Cell]:
     """The cells of one engine's cells.yaml; shape errors are reported and the cell left out."""
     path = located.path
     if not isinstance(located.data, list):
         problems.append(Problem(path, 1, "-", "a cells file is a YAML list of cells"))
         return []
     invalid = set()
-    for location, message in ClaimsSchema.at(schema_path).checked(located, store):
+    for location, message in ClaimsSchema.at(schema_path).errors(located.data):
         index = location[0] if location else None
         invalid.add(index)
         problems.append(Problem(path, located.line_of(location), _name(engine, located.data, index), message))

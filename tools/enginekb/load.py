@@ -36,7 +36,8 @@ def find_root(start: Path | None = None) -> Path:
 
 def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     """Every record under root/claims. Unchanged files come from the record store (by default the one
-    in ~/.cache/enginekb, or $ENGINEKB_CACHE; `off` disables it) without being parsed again."""
+    in ~/.cache/enginekb, or $ENGINEKB_CACHE; `off` disables it) without being parsed again; every
+    file is validated on every load."""
     claims_dir = root / CLAIMS_DIR
     store = store or RecordStore(default_directory())
     problems: list[Problem] = []
@@ -55,7 +56,7 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
         elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
             located = read_records(path, problems, store)
             if located is not None:
-                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems, store))
+                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
         else:
             catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store))
     store.save()
@@ -81,7 +82,7 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
     if engine is None:
         problems.append(Problem(path, 1, "-", f"unknown engine directory {engine_id!r} (engines: {', '.join(catalog.engines)})"))
     invalid = set()
-    for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).checked(located, store):
+    for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).errors(located.data):
         index = location[0] if location else None
         invalid.add(index)
         problems.append(Problem(path, located.line_of(location), _claim_id(located.data, index), message))
