@@ -324,3 +324,10 @@ def test_a_malformed_store_entry_is_parsed_again_with_a_warning(checked, capsys,
     assert "malformed entries ignored" in capsys.readouterr().err
     assert claims(["--root", str(checked), "lint"]) == 0  # rewritten: read clean the next time
     assert "malformed" not in capsys.readouterr().err
+
+
+def test_citecheck_cache_off_writes_no_cache(checked, demo, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CITECHECK_CACHE", "off")
+    assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 0
+    assert not (tmp_path / "off").exists() and not (checked / "off").exists()

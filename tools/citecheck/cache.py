@@ -42,8 +42,10 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def default_cache_dir() -> Path:
-    """$CITECHECK_CACHE, else the citecheck folder of the project's cache."""
+def default_cache_dir() -> Path | None:
+    """$CITECHECK_CACHE (`off`: no cache), else the citecheck folder of the project's cache."""
+    if os.environ.get("CITECHECK_CACHE") == "off":
+        return None
     return Path(os.environ["CITECHECK_CACHE"]) if os.environ.get("CITECHECK_CACHE") else cache_home() / "citecheck"
 
 
