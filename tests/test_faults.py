@@ -331,3 +331,17 @@ def test_citecheck_cache_off_writes_no_cache(checked, demo, monkeypatch, tmp_pat
     monkeypatch.setenv("CITECHECK_CACHE", "off")
     assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 0
     assert not (tmp_path / "off").exists() and not (checked / "off").exists()
+
+
+# --- One cause, one error --------------------------------------------------------------------------------
+
+def test_a_broken_layer_is_one_error_not_one_per_claim_on_its_rows(renamed_row, capsys):
+    dimensions = renamed_row / "claims" / "dimensions.yaml"
+    text = dimensions.read_text()
+    dimensions.write_text(text.replace("    title: Kind and process model\n", "", 1))
+    (renamed_row / "claims" / "demo" / "a.yaml").write_text(CLAIMS)
+    capsys.readouterr()
+    code = claims(["--root", str(renamed_row), "lint"])
+    text = "".join(capsys.readouterr())
+    assert code == 2, text
+    assert [line.split(": ", 2)[0] for line in _problems(text)] == ["claims/dimensions.yaml:4"], text

@@ -65,9 +65,10 @@ def _name(engine: str, data: list, index) -> str:
     return f"{engine}/cell/{raw['dimension']}" if isinstance(raw, dict) and isinstance(raw.get("dimension"), str) else "-"
 
 
-def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
-    """What the schema cannot know: the row exists, once per engine; the claims exist, are the
-    engine's, sit on this row or a related one; a `no` rests on a claim of absence."""
+def check_cells(catalog: Catalog, problems: list[Problem], rows_known: bool) -> None:
+    """What the schema cannot know: the row exists (unless the dimensions file has errors of its
+    own, `rows_known` false), once per engine; the claims exist, are the engine's, sit on this row
+    or a related one; a `no` rests on a claim of absence."""
     seen: dict[str, Cell] = {}
     for cell in catalog.cells:
         def problem(message: str) -> None:
@@ -78,7 +79,7 @@ def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
             continue
         dimension = catalog.dimensions.get(cell.dimension)
         if dimension is None:
-            if catalog.dimensions:  # none at all: the dimensions file's own error says it
+            if rows_known:
                 problem(f"unknown dimension {cell.dimension!r}")
             continue
         if cell.id in seen:

@@ -42,7 +42,10 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     store = store or RecordStore(default_directory())
     problems: list[Problem] = []
     engines = load_engines(claims_dir / ENGINES_FILE, problems, store)
+    before = len(problems)
     layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
+    # A dimensions file with errors may leave rows out: a record naming one is not a second error.
+    rows_known = len(problems) == before
     catalog = Catalog(root, engines, layers, dimensions)
     for path in sorted(claims_dir.rglob("*")):
         if path.suffix not in (".yaml", ".yml"):
@@ -58,17 +61,17 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             if located is not None:
                 catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
         else:
-            catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store))
+            catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store, rows_known))
     store.save()
     _check_references(catalog, problems)
-    check_cells(catalog, problems)
+    check_cells(catalog, problems, rows_known)
     if problems:
         raise CatalogError(problems)
     return catalog
 
 
 def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem],
-                      store: RecordStore) -> list[Claim]:
+                      store: RecordStore, rows_known: bool) -> list[Claim]:
     located = read_records(path, problems, store)
     if located is None:
         _salvage_ids(path, catalog)
@@ -91,7 +94,7 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
         if not isinstance(raw, dict):
             continue
         line = located.line_of((index,))
-        problems.extend(_check_names(raw, engine_id, path, line, catalog))
+        problems.extend(_check_names(raw, engine_id, path, line, catalog, rows_known))
         if isinstance(raw.get("id"), str):
             catalog.ids.setdefault(raw["id"], []).append((path, line))
         if index not in invalid and engine is not None:
@@ -153,14 +156,14 @@ def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: Lo
     )
 
 
-def _check_names(raw: dict, engine_id: str, path: Path, line: int, catalog: Catalog) -> list[Problem]:
-    """Checks on the id and dimension, run even when the rest of the claim is malformed."""
+def _check_names(raw: dict, engine_id: str, path: Path, line: int, catalog: Catalog, rows_known: bool) -> list[Problem]:
+    """Checks on the id and dimension, run even when the rest of the claim is malformed; the
+    dimension only when the dimensions file read without error (else its own error says it, once)."""
     claim_id, dimension = raw.get("id"), raw.get("dimension")
     problems = []
     if isinstance(claim_id, str) and claim_id.split("/", 1)[0] != engine_id:
         problems.append(Problem(path, line, claim_id, f"id must start with '{engine_id}/' (the engine of its directory)"))
-    # With no dimensions at all the dimensions file is broken: said once there, not once per claim.
-    if isinstance(dimension, str) and catalog.dimensions and dimension not in catalog.dimensions:
+    if isinstance(dimension, str) and rows_known and dimension not in catalog.dimensions:
         problems.append(Problem(path, line, str(claim_id or "-"), f"unknown dimension {dimension!r} (see claims/{DIMENSIONS_FILE})"))
     return problems
 
