@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import threading
 import time
 from collections import deque
@@ -30,9 +29,8 @@ from .errors import CommitMissing, FileMissing, NotRegularFile, RepositoryUnavai
 SYMLINK_MODE = 0o120000
 BINARY_PROBE = 8000  # git's own heuristic: a NUL byte in the first 8000 bytes means binary
 TIMEOUT_VARIABLE = "CITECHECK_GIT_TIMEOUT"
-# Words by which git's stderr tells a damaged repository from an absent object.
-DAMAGE = ("does not match index", "corrupt", "inflate", "unable to unpack", "bad object", "fatal:", "cannot be accessed",
-          "error:")
+# How git's stderr tells a damaged repository from an absent object (which it answers on stdout).
+DAMAGE = ("error:", "fatal:")
 GIT_ENVIRONMENT = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
@@ -45,7 +43,6 @@ def git_timeout(default: float) -> float:
 
 
 READ_TIMEOUT = 120.0  # a local read of one object or listing
-FETCH_TIMEOUT = 1800.0  # a network fetch of one commit
 
 
 @dataclass(frozen=True)
@@ -256,51 +253,3 @@ class GitStore:
         name = path.rsplit("/", 1)[-1]
         same_name = [e.path for e in self.entries(sha) if e.kind == "file" and e.path.rsplit("/", 1)[-1] == name]
         return f" (a file of that name is at {', '.join(same_name[:5])})" if same_name else ""
-
-
-def _git(*args: str, what: str) -> subprocess.CompletedProcess:
-    """A git command outside a GitStore (fetching), output captured, within the fetch time limit."""
-    limit = git_timeout(FETCH_TIMEOUT)
-    try:
-        return subprocess.run(["git", "--no-replace-objects", *args], env={**os.environ, **GIT_ENVIRONMENT},
-                              capture_output=True, text=True, timeout=limit)
-    except subprocess.TimeoutExpired:
-        raise RepositoryUnavailable(f"{what}: git gave no answer within {limit:g} s (${TIMEOUT_VARIABLE})") from None
-    except OSError as error:
-        raise RepositoryUnavailable(f"{what}: git cannot run ({error.strerror})") from None
-
-
-def _last_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    return lines[-1] if lines else "no message"
-
-
-def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
-    """Shallow-fetch one commit of `url` into a bare repository under `cache`; reuse it if present."""
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise RepositoryUnavailable(f"cannot create {cache} ({error.strerror})") from None
-    what = f"fetching {sha[:12]} from {url} into {cache}"
-    if not (cache / "HEAD").exists():
-        done = _git("init", "-q", "--bare", str(cache), what=what)
-        if done.returncode != 0:
-            raise RepositoryUnavailable(f"{what}: {_last_line(done.stderr)}")
-    have = _git("-C", str(cache), "cat-file", "-e", f"{sha}^{{commit}}", what=what)
-    if have.returncode != 0:
-        done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", url, sha, what=what)
-        if done.returncode != 0:
-            raise RepositoryUnavailable(f"could not fetch {sha[:12]} from {url}: {done.stderr.strip()}")
-    return cache
-
-
-def fetch_revision(url: str, revision: str, cache: Path) -> str:
-    """Shallow-fetch a branch, tag or commit of `url` into the bare repository `cache`; its SHA."""
-    what = f"fetching {revision} from {url} into {cache}"
-    done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", url, revision, what=what)
-    if done.returncode != 0:
-        raise RepositoryUnavailable(f"could not fetch {revision} from {url}: {done.stderr.strip()}")
-    head = _git("-C", str(cache), "rev-parse", "FETCH_HEAD^{commit}", what=what)
-    if head.returncode != 0:
-        raise RepositoryUnavailable(f"{what}: {_last_line(head.stderr)}")
-    return head.stdout.strip()
