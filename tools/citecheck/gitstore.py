@@ -35,11 +35,12 @@ GIT_ENVIRONMENT = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
 def git_timeout(default: float) -> float:
-    """Seconds one git operation may take: $CITECHECK_GIT_TIMEOUT, else `default`."""
+    """Seconds one git operation may take: $CITECHECK_GIT_TIMEOUT (a positive number), else `default`."""
     try:
-        return float(os.environ[TIMEOUT_VARIABLE])
+        seconds = float(os.environ[TIMEOUT_VARIABLE])
     except (KeyError, ValueError):
         return default
+    return seconds if 0 < seconds < float("inf") else default
 
 
 READ_TIMEOUT = 120.0  # a local read of one object or listing
