@@ -21,14 +21,10 @@ from citecheck.lock import read_lock
 from claimtool.cli import main as claims
 from enginekb.store import STORE_NAME
 from sitebuild import build_site, site_for
+from test_bad_input import GOOD
 
-CLAIMS = """\
-- id: demo/net
-  label: verified
-  dimension: kind.unit-of-work
-  text: "`Net::load` opens a file."
-  cites:
-    - {file: src/net.cpp, symbol: Net::load, contains: open_file}
+NET = GOOD.split("- id: demo/layers")[0]  # one verified claim citing Net::load
+CLAIMS = NET + """\
 - id: demo/renamed
   label: inferred
   dimension: kind.unit-of-work
@@ -150,7 +146,7 @@ def test_a_git_that_never_answers_is_stopped_at_the_time_limit(tmp_path, capsys,
     """A loose object that is a FIFO: git opens it and waits for ever."""
     from upstream import demo_upstream, make_project
     repository, shas = demo_upstream(tmp_path)
-    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": NET})
     blob = _git("-C", str(repository), "rev-parse", f"{shas[1]}:src/net.cpp").strip()
     loose = repository / ".git" / "objects" / blob[:2] / blob[2:]
     loose.unlink()
@@ -167,7 +163,7 @@ def test_replace_refs_in_a_mirror_do_not_decide_which_blob_is_read(tmp_path, cap
     cache filled from the deceiving mirror is not what a later run uses either."""
     from upstream import NET_CPP, demo_upstream, make_project
     repository, shas = demo_upstream(tmp_path)
-    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": NET})
     real = _git("-C", str(repository), "rev-parse", f"{shas[1]}:src/net.cpp").strip()
     fake_text = "// moved\n" * 40 + NET_CPP
     fake = subprocess.run(["git", "-C", str(repository), "hash-object", "-w", "--stdin"], input=fake_text,
@@ -185,7 +181,7 @@ def test_a_shallow_mirror_without_the_pin_says_so(tmp_path, capsys, bounded):
     repository, shas = demo_upstream(tmp_path)
     shallow = tmp_path / "shallow"
     _git("clone", "-q", "--bare", "--depth", "1", f"file://{repository}", str(shallow))
-    root = make_project(tmp_path / "project", {"demo": {"pin": shas[0]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[0]}}, {"demo/a.yaml": NET})
     code, text = _check(root, shallow, capsys)
     assert "Traceback" not in text
     assert code == 1, text
@@ -196,7 +192,7 @@ def test_a_shallow_mirror_without_the_pin_says_so(tmp_path, capsys, bounded):
 def test_an_unreadable_mirror_is_a_clear_error(tmp_path, capsys, bounded):
     from upstream import demo_upstream, make_project
     repository, shas = demo_upstream(tmp_path)
-    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0]})
+    root = make_project(tmp_path / "project", {"demo": {"pin": shas[1]}}, {"demo/a.yaml": NET})
     objects = repository / ".git" / "objects"
     objects.chmod(0)
     try:
@@ -213,19 +209,10 @@ def test_an_unreadable_mirror_is_a_clear_error(tmp_path, capsys, bounded):
 @pytest.fixture
 def checked(demo_project, demo, private_cache, monkeypatch):
     """A passing project whose lock and citecheck cache a real run wrote."""
-    root = demo_project({"demo/a.yaml": CLAIMS.split("- id: demo/renamed")[0] + COUNTED})
+    root = demo_project({"demo/a.yaml": GOOD})
     monkeypatch.chdir(root)
     assert citecheck(["--root", str(root), "--repo", f"demo={demo[0]}"]) == 0
     return root
-
-
-COUNTED = """\
-- id: demo/layers
-  label: inferred
-  dimension: kernel.operators
-  text: Three layers.
-  count: {value: 3, how: {file: CMakeLists.txt, lines: '^demo_add_layer\\('}}
-"""
 
 
 def _edit_json(path: Path, change) -> None:
