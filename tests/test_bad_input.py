@@ -248,6 +248,7 @@ CASES = {
     "lock of another version": Case(lock_edit(lambda d: d.update(version=7)), "offline", 2, "lock format version 7"),
     "lock a list": Case(write("citecheck.lock", "[]"), "offline", 2, "lock format version None"),
     "lock path a directory": Case(lock_directory, "offline", 2, "cannot be read"),
+    "lock path a directory, checked online": Case(lock_directory, "online", 2, "citecheck.lock"),
     "lock deleted": Case(remove_lock, "offline", 1, "lock missing: there is no lock"),
     "stale lock entry": Case(edit("demo/a.yaml", "contains: open_file", "contains: path"), "offline", 1, f"{LOCK}:0: -: stale lock entry: no claim cites demo src/net.cpp 'Net::load'"),
     "count disagreeing with the lock": Case(edit("demo/a.yaml", "value: 3", "value: 4"), "offline", 1, f"{A}:11: demo/layers: count mismatch: the claim says 4, the lock recorded 3"),

@@ -113,8 +113,9 @@ def run(args: argparse.Namespace) -> int:
             # Merged with the lock as it is at write time: another run may have refreshed other engines.
             try:
                 update_lock(lock_path, lambda current: merge_lock(current, fresh, engines), replace_malformed=rewrites_all)
-            except LockError as error:
-                print(f"citecheck: the lock was not written: {error}", file=sys.stderr)
+            except (LockError, OSError) as error:
+                reason = f"{lock_path}: {error.strerror}" if isinstance(error, OSError) else error
+                print(f"citecheck: the lock was not written: {reason}", file=sys.stderr)
                 return EXIT_USAGE
     elapsed = monotonic() - started
     claims_by_engine = Counter(c.engine for c in catalog.claims if c.engine in engines)
