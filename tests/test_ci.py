@@ -141,10 +141,19 @@ def test_upstream_workflow_fetches_every_pin_and_uploads_a_drift_report():
     assert set(upstream["on"]) == {"schedule", "workflow_dispatch"}
     assert upstream["on"]["schedule"][0]["cron"]
     runs = _runs(upstream)
-    assert '.venv/bin/citecheck --fetch --no-write --engine "$ENGINE" --format github' in runs
+    assert '.venv/bin/citecheck --fetch --no-write --no-cache --engine "$ENGINE" --format github' in runs
     assert 'citecheck drift --engine "$ENGINE" --to "$head" --fetch --format json' in runs
     assert "actions/upload-artifact" in _uses(upstream)
     assert upstream["jobs"]["upstream"]["strategy"]["fail-fast"] is False
+
+
+def test_the_workflows_that_publish_or_refresh_results_run_without_caches():
+    pages = load_workflow(PROJECT / ".github/workflows/pages.yml")
+    upstream = load_workflow(PROJECT / ".github/workflows/upstream.yml")
+    assert pages["jobs"]["build"]["env"]["ENGINEKB_CACHE"] == "off"
+    assert upstream["jobs"]["upstream"]["env"]["ENGINEKB_CACHE"] == "off"
+    resolving = [line for line in _runs(upstream).splitlines() if "citecheck --fetch" in line]
+    assert resolving and all("--no-cache" in line for line in resolving)
 
 
 def test_pages_workflow_publishes_the_strict_build_from_main():

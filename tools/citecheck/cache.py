@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -18,7 +20,10 @@ from pathlib import Path
 
 from enginekb.store import cache_home
 
+from .lock import KINDS, valid_count, valid_lines
+
 CACHE_NAME = "resolved.json"
+SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")  # SHA-1, or SHA-256 in a repository that uses it
 # The modules whose code decides what a cite or count resolves to.
 _RESOLVER_MODULES = ("resolve.py", "cfamily.py", "pysource.py", "textsearch.py", "parsed.py", "counts.py")
 _PARSERS = ("tree-sitter", "tree-sitter-c", "tree-sitter-cpp", "tree-sitter-python")
@@ -37,8 +42,10 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def default_cache_dir() -> Path:
-    """$CITECHECK_CACHE, else the citecheck folder of the project's cache."""
+def default_cache_dir() -> Path | None:
+    """$CITECHECK_CACHE (`off`: no cache), else the citecheck folder of the project's cache."""
+    if os.environ.get("CITECHECK_CACHE") == "off":
+        return None
     return Path(os.environ["CITECHECK_CACHE"]) if os.environ.get("CITECHECK_CACHE") else cache_home() / "citecheck"
 
 
@@ -77,17 +84,50 @@ class ResolveCache:
 
 
 def load_cache(directory: Path | None) -> ResolveCache:
-    """The cache for the current resolver; an absent, unreadable or older cache is an empty one."""
+    """The cache for the current resolver; an absent, unreadable or older cache is an empty one.
+
+    Each entry is checked for shape and range as it is read: one that is not what the resolver could
+    have written is dropped with a warning (a miss: resolved again, and the next save rewrites it).
+    """
     resolver = resolver_fingerprint()
     if directory is None:
         return ResolveCache(resolver)
     try:
         data = json.loads((directory / CACHE_NAME).read_text(encoding="utf-8"))
-        if data.get("resolver") == resolver:
-            return ResolveCache(resolver, dict(data["blobs"]), dict(data["cites"]), dict(data["counts"]))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        pass  # a cache is only ever an optimisation
-    return ResolveCache(resolver)
+    except (OSError, ValueError):
+        return ResolveCache(resolver)  # absent or unreadable: a cache is only ever an optimisation
+    if not isinstance(data, dict) or data.get("resolver") != resolver:
+        return ResolveCache(resolver)
+    names = ("blobs", "cites", "counts")
+    malformed = [name for name in names if not isinstance(data.get(name), dict)]
+    sections = [{} if name in malformed else data[name] for name in names]
+    blobs, cites, counts = ({key: value for key, value in section.items() if check(key, value)}
+                            for section, check in zip(sections, (_blob_entry, _cite_entry, _count_entry)))
+    dropped = sum(map(len, sections)) - len(blobs) - len(cites) - len(counts)
+    if dropped or malformed:
+        what = f"{dropped} malformed entries" if dropped else f"malformed {', '.join(malformed)}"
+        print(f"citecheck: warning: {directory / CACHE_NAME}: {what} ignored; resolved again and rewritten",
+              file=sys.stderr)
+    return ResolveCache(resolver, blobs, cites, counts)
+
+
+def _blob_entry(key: object, value: object) -> bool:
+    commit, _, path = key.partition(":") if isinstance(key, str) else ("", "", "")
+    return bool(SHA.match(commit) and path and isinstance(value, str) and SHA.match(value))
+
+
+def _cite_entry(key: object, value: object) -> bool:
+    try:
+        parts = json.loads(key) if isinstance(key, str) else None
+    except ValueError:
+        return False
+    return (isinstance(parts, list) and len(parts) == 5 and all(isinstance(part, str) for part in parts)
+            and bool(SHA.match(parts[0])) and isinstance(value, list) and len(value) == 3
+            and valid_lines(value[:2]) and value[2] in KINDS)
+
+
+def _count_entry(key: object, value: object) -> bool:
+    return isinstance(key, str) and bool(SHA.match(key.partition(":")[0])) and valid_count(value)
 
 
 def save_cache(directory: Path | None, cache: ResolveCache) -> None:

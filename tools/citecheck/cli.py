@@ -86,11 +86,16 @@ def run(args: argparse.Namespace) -> int:
     # Without --engine: every engine that has claims. An engine named twice is checked once.
     engines = list(dict.fromkeys(args.engine)) or [e for e in catalog.engines if catalog.engine_claims(e)]
     lock_path = root / CLAIMS_DIR / LOCK_NAME
+    # A run of every engine writes the whole lock: a malformed lock is what it repairs, not an error.
+    rewrites_all = not args.offline and not args.no_write and not args.pin and set(engines) >= {
+        e for e in catalog.engines if catalog.engine_claims(e)}
     try:
         lock = read_lock(lock_path)
     except LockError as error:
-        print(f"citecheck: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        if not rewrites_all:
+            print(f"citecheck: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"citecheck: warning: {error}; this run rewrites it", file=sys.stderr)
     if args.offline:
         results = check_offline(catalog, engines, lock, lock_path)
     else:
@@ -106,7 +111,12 @@ def run(args: argparse.Namespace) -> int:
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
         if not args.no_write and not args.pin and all(r.ok for r in results):
             # Merged with the lock as it is at write time: another run may have refreshed other engines.
-            update_lock(lock_path, lambda current: merge_lock(current, fresh, engines))
+            try:
+                update_lock(lock_path, lambda current: merge_lock(current, fresh, engines), replace_malformed=rewrites_all)
+            except (LockError, OSError) as error:
+                reason = f"{lock_path}: {error.strerror}" if isinstance(error, OSError) else error
+                print(f"citecheck: the lock was not written: {reason}", file=sys.stderr)
+                return EXIT_USAGE
     elapsed = monotonic() - started
     claims_by_engine = Counter(c.engine for c in catalog.claims if c.engine in engines)
     print(REPORTS[args.format](results, engines, catalog, claims_by_engine, elapsed, args.offline))

@@ -85,7 +85,7 @@ def drift(catalog: Catalog, engine_id: str, store: GitStore, new: str) -> DriftR
 
 def _renames(store: GitStore, old: str, new: str) -> dict[str, str]:
     """Old path -> new path for the files git sees as renamed between the two commits."""
-    out = store.repo.git.diff("--find-renames", "--name-status", "-z", "--diff-filter=R", old, new)
+    out = store.run("diff", "--find-renames", "--name-status", "-z", "--diff-filter=R", old, new)
     fields = out.split("\0")
     renames = {}
     for index in range(0, len(fields) - 2, 3):

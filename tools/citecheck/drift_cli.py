@@ -11,7 +11,7 @@ from enginekb.problems import CatalogError
 
 from .drift import drift, format_json, format_text
 from .errors import CheckFailure
-from .gitstore import fetch_revision
+from .fetch import fetch_revision
 from .repos import RepositorySources
 
 EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2

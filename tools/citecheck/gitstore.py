@@ -1,13 +1,22 @@
 """A thin read-only wrapper around an upstream git repository, read at given commits.
 
-Blobs are read by tree lookup through gitpython's long-lived `git cat-file --batch` process: no
+Blobs are read by tree lookup through gitpython's long-lived `git cat-file --batch` processes: no
 checkout, no working tree, and nothing outside the repository can be reached.
+
+Every git process is bounded. Replace objects are off (`--no-replace-objects`, GIT_NO_REPLACE_OBJECTS):
+refs/replace in a mirror must not decide which blob a cite resolves to. The long-lived processes'
+stderr is drained by a thread (a damaged pack makes git write an error per lookup, and a full pipe
+would block it for ever) and kept, so a lookup that fails says what git said; each operation has a
+deadline after which the processes are killed. Other commands run with gitpython's timeout.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
+import re
+import threading
+import time
+from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +28,22 @@ from .errors import CommitMissing, FileMissing, NotRegularFile, RepositoryUnavai
 
 SYMLINK_MODE = 0o120000
 BINARY_PROBE = 8000  # git's own heuristic: a NUL byte in the first 8000 bytes means binary
+TIMEOUT_VARIABLE = "CITECHECK_GIT_TIMEOUT"
+# How git's stderr tells a damaged repository from an absent object (which it answers on stdout).
+DAMAGE = ("error:", "fatal:")
+GIT_ENVIRONMENT = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0"}
+
+
+def git_timeout(default: float) -> float:
+    """Seconds one git operation may take: $CITECHECK_GIT_TIMEOUT (a positive number), else `default`."""
+    try:
+        seconds = float(os.environ[TIMEOUT_VARIABLE])
+    except (KeyError, ValueError):
+        return default
+    return seconds if 0 < seconds < float("inf") else default
+
+
+READ_TIMEOUT = 120.0  # a local read of one object or listing
 
 
 @dataclass(frozen=True)
@@ -40,39 +65,147 @@ class TreeEntry:
 
 class GitStore:
     def __init__(self, path: Path):
+        self.path = Path(path)
         try:
             self.repo = git.Repo(path)
         except (git.NoSuchPathError, git.InvalidGitRepositoryError) as error:
             raise RepositoryUnavailable(f"{path} is not a git repository ({type(error).__name__})") from None
-        self.path = Path(path)
+        except OSError as error:
+            raise RepositoryUnavailable(f"{path} cannot be read ({error.strerror or type(error).__name__})") from None
+        self.repo.git.update_environment(**GIT_ENVIRONMENT)
+        self.repo.git.set_persistent_git_options(no_replace_objects=True)
+        self.timeout = git_timeout(READ_TIMEOUT)
+        self._stderr: deque[str] = deque(maxlen=20)  # the last lines the long-lived processes wrote
+        self._deadline: float | None = None
+        self._timed_out = False
+        self._closed = threading.Event()
         self._blobs: dict[str, bytes] = {}
         self._nodes: dict[tuple[str, str], object] = {}  # (commit, path) -> tree or blob object
+        try:
+            self._processes = [self.repo.git._get_persistent_cmd(attribute, "cat_file", **{option: True})
+                               for attribute, option in (("cat_file_header", "batch_check"), ("cat_file_all", "batch"))]
+        except (OSError, git.GitCommandError) as error:
+            raise RepositoryUnavailable(f"{path}: git cannot start ({type(error).__name__})") from None
+        for process in self._processes:
+            threading.Thread(target=self._drain, args=(process.proc.stderr,), daemon=True).start()
+        threading.Thread(target=self._watch, daemon=True).start()
 
     def close(self) -> None:
+        self._closed.set()
         self.repo.close()
+
+    def _drain(self, stream) -> None:
+        for line in iter(stream.readline, b""):
+            self._stderr.append(line.decode("utf-8", "replace").strip())
+
+    def _watch(self) -> None:
+        """Kill the long-lived processes when an operation passes its deadline: their reads then end."""
+        while not self._closed.wait(min(1.0, self.timeout / 4)):
+            deadline = self._deadline
+            if deadline is not None and time.monotonic() > deadline:
+                self._timed_out = True
+                for process in self._processes:
+                    process.proc.kill()
+                return
+
+    def _begin(self) -> None:
+        if self._timed_out:
+            raise self._unavailable("")
+        self._deadline = time.monotonic() + self.timeout
+
+    def _end(self) -> None:
+        self._deadline = None
+
+    def damage(self) -> str | None:
+        """What git said about a damaged repository while reading, if it said anything. Called after
+        a failed lookup: git writes its error before its answer, the thread may still be reading it."""
+        for _ in range(5):
+            said = [line for line in self._stderr if any(word in line for word in DAMAGE)]
+            if said:
+                return said[-1]
+            time.sleep(0.01)
+        return None
+
+    def _unavailable(self, what: str) -> RepositoryUnavailable:
+        if self._timed_out:
+            return RepositoryUnavailable(f"{self.path}: git gave no answer within {self.timeout:g} s{what} "
+                                         f"(${TIMEOUT_VARIABLE} sets the limit); is the repository damaged?")
+        damage = self.damage()
+        return RepositoryUnavailable(f"{self.path} is damaged{what}: git says {damage!r}" if damage
+                                     else f"{self.path} cannot be read{what}")
+
+    def shallow(self) -> bool:
+        return (Path(self.repo.git_dir) / "shallow").exists()
+
+    def run(self, command: str, *args: str) -> str:
+        """A git command's output, within the time limit; RepositoryUnavailable, naming the
+        repository and git's message, when it fails."""
+        try:
+            return getattr(self.repo.git, command)(*args, kill_after_timeout=self.timeout)
+        except git.GitCommandError as error:
+            # gitpython keeps stderr as "\n  stderr: '...'"
+            said = re.sub(r"^\s*stderr: '|'\s*$", "", error.stderr or "").strip().splitlines()
+            raise RepositoryUnavailable(f"{self.path}: git {command} failed: "
+                                        f"{said[-1] if said else f'exit status {error.status}'}") from None
+        except OSError as error:
+            raise RepositoryUnavailable(f"{self.path}: git {command} cannot run ({type(error).__name__})") from None
 
     @lru_cache(maxsize=None)
     def commit(self, sha: str) -> git.Commit:
+        self._begin()
         try:
             commit = self.repo.commit(sha)
+            commit.tree  # noqa: B018 - read now, inside the deadline: a commit without its tree is damage
         except (BadName, BadObject, ValueError):
+            if self._timed_out or self.damage():
+                raise self._unavailable(f" (reading commit {sha[:12]})") from None
+            if self.shallow():
+                raise CommitMissing(f"commit {sha} is not in {self.path}, a shallow clone: fetch that commit into it "
+                                    f"(git -C {self.path} fetch --depth 1 origin {sha}) or use a full mirror") from None
             raise CommitMissing(f"commit {sha} is not in {self.path}") from None
-        except (OSError, git.GitCommandError) as error:
-            raise RepositoryUnavailable(f"{self.path} cannot be read ({type(error).__name__})") from None
+        except (OSError, git.GitCommandError, AssertionError):
+            raise self._unavailable(f" (reading commit {sha[:12]})") from None
+        finally:
+            self._end()
         if commit.hexsha != sha:
             raise CommitMissing(f"{sha} names {commit.hexsha}, not a full commit SHA")
         return commit
 
     def resolve_revision(self, revision: str) -> str:
         """The full SHA of a commit, branch or tag of this repository."""
+        self._begin()
         try:
             return self.repo.commit(revision).hexsha
         except (BadName, BadObject, ValueError, git.GitCommandError):
+            if self._timed_out or self.damage():
+                raise self._unavailable(f" (resolving {revision})") from None
             raise CommitMissing(f"{revision} names no commit in {self.path}") from None
+        finally:
+            self._end()
 
     def read(self, sha: str, path: str) -> Blob:
         """The blob at `path` in `sha`, walking the tree one component at a time."""
         node = self.commit(sha).tree
+        self._begin()
+        try:
+            node = self._walk(sha, path, node)
+            data = self._blobs.get(node.hexsha) if node is not None else b""
+            if data is None:
+                data = self._blobs[node.hexsha] = node.data_stream.read()
+        except (ValueError, OSError, BadObject, AssertionError, git.GitCommandError):
+            raise self._unavailable(f" (reading {path} at {sha[:12]})") from None
+        finally:
+            self._end()
+        if node is None:
+            if self.damage():
+                raise self._unavailable(f" (reading {path} at {sha[:12]})")
+            raise FileMissing(f"{path} does not exist at {sha[:12]}" + self._moved_hint(sha, path))
+        if b"\0" in data[:BINARY_PROBE]:
+            raise NotRegularFile(f"{path} is a binary file at {sha[:12]}")
+        return Blob(path, node.hexsha, data)
+
+    def _walk(self, sha: str, path: str, node):
+        """The blob object at `path` below the tree `node`; None when there is none."""
         parts = path.split("/")
         for depth, part in enumerate(parts):
             here = "/".join(parts[: depth + 1])
@@ -83,35 +216,20 @@ class GitStore:
                 # Kept: each lookup in a fresh subtree object parses it again, gitpython's slow part.
                 node = known if known is not None else self._nodes.setdefault((sha, here), node[part])
             except KeyError:
-                raise FileMissing(f"{path} does not exist at {sha[:12]}" + self._moved_hint(sha, path)) from None
-            except (ValueError, OSError, BadObject, git.GitCommandError) as error:
-                raise RepositoryUnavailable(f"{self.path} is damaged: the tree of {here} cannot be read "
-                                            f"({type(error).__name__})") from None
+                return None
             if node.type == "submodule":
                 raise NotRegularFile(f"{here} is a submodule entry at {sha[:12]}, not a file")
             if node.type == "blob" and node.mode & 0o170000 == SYMLINK_MODE:
                 raise NotRegularFile(f"{here} is a symbolic link at {sha[:12]}, not a regular file")
         if node.type == "tree":
             raise NotRegularFile(f"{path} is a directory at {sha[:12]}, not a file")
-        data = self._blobs.get(node.hexsha)
-        if data is None:
-            try:
-                data = self._blobs[node.hexsha] = node.data_stream.read()
-            except (ValueError, OSError, BadObject, git.GitCommandError) as error:
-                raise RepositoryUnavailable(f"{self.path} is damaged: blob {node.hexsha[:12]} of {path} cannot be "
-                                            f"read ({type(error).__name__})") from None
-        if b"\0" in data[:BINARY_PROBE]:
-            raise NotRegularFile(f"{path} is a binary file at {sha[:12]}")
-        return Blob(path, node.hexsha, data)
+        return node
 
     @lru_cache(maxsize=None)
     def entries(self, sha: str) -> tuple[TreeEntry, ...]:
         """Every path in the commit's tree, directories included."""
         self.commit(sha)
-        try:
-            listing = self.repo.git.ls_tree("-r", "-t", "-z", "--full-tree", sha)
-        except git.GitCommandError as error:
-            raise RepositoryUnavailable(f"{self.path} is damaged: cannot list {sha[:12]} ({error.stderr.strip()})") from None
+        listing = self.run("ls_tree", "-r", "-t", "-z", "--full-tree", sha)
         entries = []
         for record in filter(None, listing.split("\0")):
             meta, path = record.split("\t", 1)
@@ -127,8 +245,8 @@ class GitStore:
     def files_mentioning(self, sha: str, word: str, limit: int = 5) -> list[str]:
         """Files at `sha` where `word` occurs as a whole word (used to say where a symbol went)."""
         try:
-            out = self.repo.git.grep("-l", "-w", "-F", "-e", word, sha, "--")
-        except git.GitCommandError:
+            out = self.run("grep", "-l", "-w", "-F", "-e", word, sha, "--")
+        except RepositoryUnavailable:  # no match is exit status 1; a hint is never worth a failure
             return []
         return [line.split(":", 1)[1] for line in out.splitlines()[:limit]]
 
@@ -136,32 +254,3 @@ class GitStore:
         name = path.rsplit("/", 1)[-1]
         same_name = [e.path for e in self.entries(sha) if e.kind == "file" and e.path.rsplit("/", 1)[-1] == name]
         return f" (a file of that name is at {', '.join(same_name[:5])})" if same_name else ""
-
-
-def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
-    """Shallow-fetch one commit of `url` into a bare repository under `cache`; reuse it if present."""
-    cache.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    if not (cache / "HEAD").exists():
-        subprocess.run(["git", "init", "-q", "--bare", str(cache)], check=True, env=env)
-    have = subprocess.run(["git", "-C", str(cache), "cat-file", "-e", f"{sha}^{{commit}}"], env=env, capture_output=True)
-    if have.returncode != 0:
-        done = subprocess.run(
-            ["git", "-C", str(cache), "fetch", "-q", "--depth", "1", url, sha],
-            env=env, capture_output=True, text=True,
-        )
-        if done.returncode != 0:
-            raise RepositoryUnavailable(f"could not fetch {sha[:12]} from {url}: {done.stderr.strip()}")
-    return cache
-
-
-def fetch_revision(url: str, revision: str, cache: Path) -> str:
-    """Shallow-fetch a branch, tag or commit of `url` into the bare repository `cache`; its SHA."""
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    done = subprocess.run(["git", "-C", str(cache), "fetch", "-q", "--depth", "1", url, revision],
-                          env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RepositoryUnavailable(f"could not fetch {revision} from {url}: {done.stderr.strip()}")
-    head = subprocess.run(["git", "-C", str(cache), "rev-parse", "FETCH_HEAD^{commit}"],
-                          env=env, capture_output=True, text=True, check=True)
-    return head.stdout.strip()

@@ -87,6 +87,17 @@ def read_lock(path: Path) -> Lock:
 
 CITE_FIELDS = {"engine": str, "commit": str, "file": str, "blob": str, "lines": list, "kind": str}
 COUNT_FIELDS = {"engine": str, "commit": str, "query": dict, "value": int}
+KINDS = ("definition", "declaration", "mention", "phrase")  # what the resolver finds a cite to be
+
+
+def valid_lines(lines: object) -> bool:
+    """Two line numbers, first to last: what a cite resolves to."""
+    return (isinstance(lines, (list, tuple)) and len(lines) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in lines) and lines[0] <= lines[1])
+
+
+def valid_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _check_entry(path: Path, section: str, index: int, entry: object, fields: dict[str, type]) -> None:
@@ -97,15 +108,21 @@ def _check_entry(path: Path, section: str, index: int, entry: object, fields: di
     wrong = [name for name, kind in fields.items() if not isinstance(entry.get(name), kind)]
     if section == "cites" and not (isinstance(entry.get("symbol"), str) or isinstance(entry.get("phrase"), str)):
         wrong.append("symbol or phrase")
-    if section == "cites" and "lines" not in wrong:
-        lines = entry["lines"]
-        if len(lines) != 2 or not all(isinstance(n, int) and n > 0 for n in lines) or lines[0] > lines[1]:
-            wrong.append("lines (two line numbers, first to last)")
+    if section == "cites" and "lines" not in wrong and not valid_lines(entry["lines"]):
+        wrong.append("lines (two line numbers, first to last)")
+    if section == "cites" and "kind" not in wrong and entry["kind"] not in KINDS:
+        wrong.append(f"kind (one of {', '.join(KINDS)})")
+    if section == "counts" and "value" not in wrong and not valid_count(entry["value"]):
+        wrong.append("value (a count, 0 or more)")
     if wrong:
-        raise LockError(f"{where}: missing or malformed {', '.join(wrong)}; refresh the lock with citecheck")
+        raise LockError(f"{where}: missing or malformed {', '.join(wrong)}; rewrite the lock: run citecheck against every engine's repository")
 
 
 def write_lock(path: Path, lock: Lock) -> None:
+    """The lock, atomically; LockError, before anything is written, for an entry `read_lock` would refuse."""
+    for section, entries, fields in (("cites", lock.cites, CITE_FIELDS), ("counts", lock.counts, COUNT_FIELDS)):
+        for index, key in enumerate(sorted(entries)):
+            _check_entry(path, section, index, entries[key], fields)
     data = {
         "version": FORMAT_VERSION,
         "cites": [lock.cites[key] for key in sorted(lock.cites)],
@@ -138,8 +155,10 @@ def _guarded(path: Path):
             fcntl.flock(guard, fcntl.LOCK_UN)
 
 
-def update_lock(path: Path, change: Callable[[Lock], Lock]) -> None:
+def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False) -> None:
     """Read the lock as it is now, apply `change`, write the result: serialised across processes.
+    With `replace_malformed` (a run that rewrites every engine's entries), a lock that does not read
+    is taken as empty; otherwise its LockError stands.
 
     A writer killed outright leaves its temporary file; holding the guard, no other writer is live,
     so leftovers are removed here. SIGTERM during the write is turned into an exception, which
@@ -148,7 +167,13 @@ def update_lock(path: Path, change: Callable[[Lock], Lock]) -> None:
     with _guarded(path), _terminate_as_exception():
         for leftover in path.parent.glob(f"{TEMP_PREFIX}*.lock"):
             leftover.unlink(missing_ok=True)
-        write_lock(path, change(read_lock(path)))
+        try:
+            current = read_lock(path)
+        except LockError:
+            if not replace_malformed:
+                raise
+            current = Lock()
+        write_lock(path, change(current))
 
 
 @contextmanager

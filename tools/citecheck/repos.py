@@ -10,7 +10,8 @@ from enginekb.model import Engine
 from enginekb.store import cache_home
 
 from .errors import RepositoryUnavailable
-from .gitstore import GitStore, fetch_pinned
+from .fetch import fetch_pinned
+from .gitstore import GitStore
 
 MIRRORS_VARIABLE = "CITECHECK_MIRRORS"
 # "ENGINE=URL ..." fetches from another host than engines.yaml's repository (a local mirror server,

@@ -46,9 +46,9 @@ class Inventory:
     artifacts: tuple[Artifact, ...]
 
 
-def load_inventory(located: LocatedYaml, schema_path: Path, problems: list[Problem], store=None) -> Inventory | None:
+def load_inventory(located: LocatedYaml, schema_path: Path, problems: list[Problem]) -> Inventory | None:
     """The inventory file, or None when its shape is wrong (every error reported)."""
-    errors = ClaimsSchema.at(schema_path).checked(located, store)
+    errors = list(ClaimsSchema.at(schema_path).errors(located.data))
     for location, message in errors:
         # The schema's messages name the field after the list index ("[3].reason: ..."): the path already says which.
         message = re.sub(r"^\[\d+\]\.?(: )?", "", message)

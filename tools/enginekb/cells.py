@@ -42,14 +42,14 @@ def evidence_label(cell: Cell, catalog: Catalog) -> str:
     return max(labels, key=LABEL_STRENGTH.index) if labels else "unknown"
 
 
-def load_cells(located: LocatedYaml, engine: str, schema_path: Path, problems: list[Problem], store=None) -> list[Cell]:
+def load_cells(located: LocatedYaml, engine: str, schema_path: Path, problems: list[Problem]) -> list[Cell]:
     """The cells of one engine's cells.yaml; shape errors are reported and the cell left out."""
     path = located.path
     if not isinstance(located.data, list):
         problems.append(Problem(path, 1, "-", "a cells file is a YAML list of cells"))
         return []
     invalid = set()
-    for location, message in ClaimsSchema.at(schema_path).checked(located, store):
+    for location, message in ClaimsSchema.at(schema_path).errors(located.data):
         index = location[0] if location else None
         invalid.add(index)
         problems.append(Problem(path, located.line_of(location), _name(engine, located.data, index), message))
@@ -65,10 +65,10 @@ def _name(engine: str, data: list, index) -> str:
     return f"{engine}/cell/{raw['dimension']}" if isinstance(raw, dict) and isinstance(raw.get("dimension"), str) else "-"
 
 
-def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
-    """What the schema cannot know: the row exists, once per engine; its rubric defines the verdict;
-    the claims exist, are the engine's, sit on this row or a related one; a `no` rests on a claim of
-    absence."""
+def check_cells(catalog: Catalog, problems: list[Problem], rows_known: bool) -> None:
+    """What the schema cannot know: the row exists (unless the dimensions file has errors of its
+    own, `rows_known` false), once per engine; its rubric defines the verdict; the claims exist, are
+    the engine's, sit on this row or a related one; a `no` rests on a claim of absence."""
     seen: dict[str, Cell] = {}
     for cell in catalog.cells:
         def problem(message: str) -> None:
@@ -79,7 +79,7 @@ def check_cells(catalog: Catalog, problems: list[Problem]) -> None:
             continue
         dimension = catalog.dimensions.get(cell.dimension)
         if dimension is None:
-            if catalog.dimensions:  # none at all: the dimensions file's own error says it
+            if rows_known:
                 problem(f"unknown dimension {cell.dimension!r}")
             continue
         if cell.id in seen:

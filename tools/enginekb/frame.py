@@ -97,6 +97,7 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
         return layers, dimensions
     shape = ("a layer has key, title and dimensions (a list of {key, title, rubric}), all strings, and optionally "
              "related (a list of dimension keys)")
+    broken = False
     for index, layer in enumerate(entries):
         line = located.line_of(("layers", index))
         related = layer.get("related", []) if isinstance(layer, dict) else None
@@ -104,6 +105,7 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
                 and all(isinstance(d, dict) and _strings(d, "key", "title") for d in layer["dimensions"])
                 and isinstance(related, list) and all(isinstance(r, str) for r in related)):
             problems.append(Problem(path, line, "-", shape))
+            broken = True
             continue
         if not LAYER_KEY.match(layer["key"]):
             problems.append(Problem(path, located.line_of(("layers", index, "key")), "-",
@@ -120,7 +122,8 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
                                  dimension["key"], problems)
             dimensions[dimension["key"]] = Dimension(dimension["key"], dimension["title"], layer["key"], layer["title"],
                                                      tuple(related), rubric)
-    for dimension in dimensions.values():
+    # With a layer unread its rows are unknown: naming them is not a second error.
+    for dimension in dimensions.values() if not broken else ():
         for other in dimension.related:
             if other not in dimensions:
                 problems.append(Problem(path, 1, "-", f"layer {dimension.layer}: related names unknown dimension {other!r}"))

@@ -38,12 +38,16 @@ def find_root(start: Path | None = None) -> Path:
 
 def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     """Every record under root/claims. Unchanged files come from the record store (by default the one
-    in ~/.cache/enginekb, or $ENGINEKB_CACHE; `off` disables it) without being parsed again."""
+    in ~/.cache/enginekb, or $ENGINEKB_CACHE; `off` disables it) without being parsed again; every
+    file is validated on every load."""
     claims_dir = root / CLAIMS_DIR
     store = store or RecordStore(default_directory())
     problems: list[Problem] = []
     engines = load_engines(claims_dir / ENGINES_FILE, problems, store)
+    before = len(problems)
     layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
+    # A dimensions file with errors may leave rows out: a record naming one is not a second error.
+    rows_known = len(problems) == before
     catalog = Catalog(root, engines, layers, dimensions)
     for path in sorted(claims_dir.rglob("*")):
         if path.suffix not in (".yaml", ".yml"):
@@ -54,19 +58,19 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             if path.name == ARTIFACTS_FILE:
                 located = read_records(path, problems, store)
                 if located is not None:
-                    catalog.inventory = load_inventory(located, claims_dir / ARTIFACTS_SCHEMA_FILE, problems, store)
+                    catalog.inventory = load_inventory(located, claims_dir / ARTIFACTS_SCHEMA_FILE, problems)
             elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
                                                       f"{DIMENSIONS_FILE} and {ARTIFACTS_FILE} stand directly in claims/"))
         elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
             located = read_records(path, problems, store)
             if located is not None:
-                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems, store))
+                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
         else:
-            catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store))
+            catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store, rows_known))
     store.save()
     _check_references(catalog, problems)
-    check_cells(catalog, problems)
+    check_cells(catalog, problems, rows_known)
     if catalog.inventory is not None:
         check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)
     if problems:
@@ -75,7 +79,7 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
 
 
 def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem],
-                      store: RecordStore) -> list[Claim]:
+                      store: RecordStore, rows_known: bool) -> list[Claim]:
     located = read_records(path, problems, store)
     if located is None:
         _salvage_ids(path, catalog)
@@ -89,7 +93,7 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
     if engine is None:
         problems.append(Problem(path, 1, "-", f"unknown engine directory {engine_id!r} (engines: {', '.join(catalog.engines)})"))
     invalid = set()
-    for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).checked(located, store):
+    for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).errors(located.data):
         index = location[0] if location else None
         invalid.add(index)
         problems.append(Problem(path, located.line_of(location), _claim_id(located.data, index), message))
@@ -98,7 +102,7 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
         if not isinstance(raw, dict):
             continue
         line = located.line_of((index,))
-        problems.extend(_check_names(raw, engine_id, path, line, catalog))
+        problems.extend(_check_names(raw, engine_id, path, line, catalog, rows_known))
         if isinstance(raw.get("id"), str):
             catalog.ids.setdefault(raw["id"], []).append((path, line))
         if index not in invalid and engine is not None:
@@ -161,14 +165,14 @@ def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: Lo
     )
 
 
-def _check_names(raw: dict, engine_id: str, path: Path, line: int, catalog: Catalog) -> list[Problem]:
-    """Checks on the id and dimension, run even when the rest of the claim is malformed."""
+def _check_names(raw: dict, engine_id: str, path: Path, line: int, catalog: Catalog, rows_known: bool) -> list[Problem]:
+    """Checks on the id and dimension, run even when the rest of the claim is malformed; the
+    dimension only when the dimensions file read without error (else its own error says it, once)."""
     claim_id, dimension = raw.get("id"), raw.get("dimension")
     problems = []
     if isinstance(claim_id, str) and claim_id.split("/", 1)[0] != engine_id:
         problems.append(Problem(path, line, claim_id, f"id must start with '{engine_id}/' (the engine of its directory)"))
-    # With no dimensions at all the dimensions file is broken: said once there, not once per claim.
-    if isinstance(dimension, str) and catalog.dimensions and dimension not in catalog.dimensions:
+    if isinstance(dimension, str) and rows_known and dimension not in catalog.dimensions:
         problems.append(Problem(path, line, str(claim_id or "-"), f"unknown dimension {dimension!r} (see claims/{DIMENSIONS_FILE})"))
     return problems
 

@@ -7,7 +7,6 @@ every error, each with its location and the schema's own `x-message` where there
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from functools import cache
@@ -21,9 +20,8 @@ from .yamlfile import YamlError, read_text
 
 
 class ClaimsSchema:
-    def __init__(self, schema: dict, digest: str = ""):
+    def __init__(self, schema: dict):
         self.schema = schema
-        self.digest = digest  # of the schema's text: a record store keys its verdicts by it
         fast = {k: v for k, v in schema.items() if k not in ("$id", "$schema")}
         self._fast = fastjsonschema.compile(fast | {"$schema": "http://json-schema.org/draft-07/schema#"}, handlers={})
 
@@ -40,15 +38,6 @@ class ClaimsSchema:
             raise CatalogError([Problem(path, error.lineno, "-", f"not JSON: {error.msg}")]) from None
         except (fastjsonschema.JsonSchemaDefinitionException, TypeError, AttributeError, ValueError) as error:
             raise CatalogError([Problem(path, 0, "-", f"not a usable JSON Schema ({error})")]) from None
-
-    def checked(self, located, store=None) -> list[tuple[tuple, str]]:
-        """`errors` of a file's records, skipped for a text the store saw pass with this schema."""
-        if store is not None and located.digest and store.is_valid(located.digest, self.digest):
-            return []
-        found = list(self.errors(located.data))
-        if store is not None and located.digest and not found:
-            store.mark_valid(located.digest, self.digest)
-        return found
 
     def errors(self, data: Any) -> Iterator[tuple[tuple, str]]:
         """(location, message) for every error in `data`; nothing for a valid file."""
@@ -69,7 +58,7 @@ def _compiled(text: str) -> ClaimsSchema:
     schema = json.loads(text)
     if not isinstance(schema, dict):
         raise ValueError("the schema is not a JSON object")
-    return ClaimsSchema(schema, hashlib.sha1(text.encode()).hexdigest())
+    return ClaimsSchema(schema)
 
 
 def _message(error, location: tuple, schema: dict) -> str:

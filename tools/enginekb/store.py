@@ -1,9 +1,11 @@
-"""A store of parsed records by content, so that loading unchanged files parses and validates nothing.
+"""A store of parsed records by content, so that loading unchanged files parses nothing.
 
-Keyed by a hash of each file's text and of the code that reads it (the YAML reader and the schema
-text), so an edited file, an edited schema or a changed reader is read afresh. It keeps only the
-files of the last load, so it never grows past the tree. It is an optimisation only: a missing,
-unreadable or foreign store is an empty one, and a store that cannot be written is skipped.
+Keyed by a hash of each file's text and of the code that reads it (the YAML reader), so an edited
+file or a changed reader is read afresh. It keeps only the files of the last load, so it never grows
+past the tree. It is an optimisation only: a missing, unreadable or foreign store is an empty one, a
+store that cannot be written is skipped, and every entry is checked for shape when read (a malformed
+one is a miss, parsed again and rewritten, with a warning). It holds no verdict: whether a file's
+records are valid is decided on every load (a verdict read back from a file would be trusted blindly).
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 STORE_NAME = "records.marshal"
-_READER = hashlib.sha256((Path(__file__).parent / "yamlfile.py").read_bytes()).hexdigest()[:16]
+# The store's own code is part of the key too: a store written under other rules is not read.
+_READER = hashlib.sha256((Path(__file__).parent / "yamlfile.py").read_bytes()
+                         + Path(__file__).read_bytes()).hexdigest()[:16]
 
 
 def digest(text: str) -> str:
@@ -38,16 +43,17 @@ class RecordStore:
     def __init__(self, directory: Path | None):
         self.directory = directory
         self.parsed: dict[str, tuple] = {}  # text digest -> (data, lines)
-        self.valid: set[str] = set()  # "text digest:schema digest" of files the schema accepted
         self.used_parsed: dict[str, tuple] = {}
-        self.used_valid: set[str] = set()
         if directory is not None:
             try:
                 stored = marshal.loads((directory / STORE_NAME).read_bytes())
-                if stored.get("reader") == _READER:
-                    self.parsed, self.valid = stored["parsed"], set(stored["valid"])
-            except (OSError, ValueError, EOFError, TypeError, KeyError, AttributeError):
-                pass
+            except (OSError, ValueError, EOFError, TypeError):
+                return
+            if isinstance(stored, dict) and stored.get("reader") == _READER and isinstance(stored.get("parsed"), dict):
+                self.parsed = {key: entry for key, entry in stored["parsed"].items() if _entry(key, entry)}
+                if len(self.parsed) < len(stored["parsed"]):
+                    print(f"enginekb: warning: {directory / STORE_NAME}: {len(stored['parsed']) - len(self.parsed)} "
+                          "malformed entries ignored; their files are parsed again", file=sys.stderr)
 
     def get(self, key: str) -> tuple | None:
         hit = self.parsed.get(key)
@@ -58,23 +64,35 @@ class RecordStore:
     def put(self, key: str, data, lines: dict) -> None:
         self.used_parsed[key] = (data, lines)
 
-    def is_valid(self, key: str, schema: str) -> bool:
-        found = f"{key}:{schema}" in self.valid
-        if found:
-            self.used_valid.add(f"{key}:{schema}")
-        return found
-
-    def mark_valid(self, key: str, schema: str) -> None:
-        self.used_valid.add(f"{key}:{schema}")
-
     def save(self) -> None:
-        if self.directory is None or (self.used_parsed.keys() == self.parsed.keys() and self.used_valid == self.valid):
+        if self.directory is None or self.used_parsed.keys() == self.parsed.keys():
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=".records-", dir=self.directory)
             with os.fdopen(handle, "wb") as out:
-                marshal.dump({"reader": _READER, "parsed": self.used_parsed, "valid": sorted(self.used_valid)}, out)
+                marshal.dump({"reader": _READER, "parsed": self.used_parsed}, out)
             os.replace(temporary, self.directory / STORE_NAME)
         except (OSError, ValueError):
             pass
+
+
+def _entry(key: object, entry: object) -> bool:
+    """(data, lines) as the YAML reader makes them: plain data, and a positive line for each location."""
+    if not (isinstance(key, str) and len(key) == 40 and isinstance(entry, tuple) and len(entry) == 2
+            and isinstance(entry[1], dict) and _plain(entry[0], 0)):
+        return False
+    lines = entry[1]  # by type sets and min: a store holds a line for every value, checked at C speed
+    return not lines or (set(map(type, lines)) == {tuple} and set(map(type, lines.values())) == {int}
+                         and min(lines.values()) > 0)
+
+
+def _plain(value: object, depth: int) -> bool:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return True
+    if depth > 64:
+        return False
+    if isinstance(value, list):
+        return all(_plain(item, depth + 1) for item in value)
+    return isinstance(value, dict) and all(isinstance(key, (str, int)) and _plain(item, depth + 1)
+                                           for key, item in value.items())

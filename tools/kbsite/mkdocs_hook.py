@@ -35,8 +35,12 @@ def on_config(config, **kwargs):
         _state["lock"] = read_lock(root / CLAIMS_DIR / LOCK_NAME)
     except (CatalogError, LockError) as error:
         raise PluginError(f"enginekb: the records do not load:\n{error}") from None
-    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
-    _state["stamp"] = Stamp(commit.stdout.strip() or "unknown", datetime.date.today().isoformat())
+    try:  # the stamp only: a git that fails or hangs leaves it unknown
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                                text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        commit = ""
+    _state["stamp"] = Stamp(commit or "unknown", datetime.date.today().isoformat())
     _state["root"] = root
     config["copyright"] = _state["stamp"].sentence()  # Material shows it in every page's footer
     return config

@@ -60,7 +60,7 @@ def references(chars: str) -> dict[int, str]:
 # which Markdown passes through and the browser reads back as the characters.
 MARKDOWN_INERT = references("[]()!`\\{}|")
 INERT = references("&<>\"'") | MARKDOWN_INERT
-TAG = re.compile(r"<[^>]*>?")
+TAG = re.compile(r"</?[A-Za-z][^<>]*>?")  # a tag, closed or not; `a < b` stays text
 
 
 def _one_line(value):

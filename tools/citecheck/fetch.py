@@ -1,0 +1,61 @@
+"""Fetching an engine's commits from its upstream into a bare repository (--fetch), each git command
+bounded by a time limit, with replace objects off."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from .errors import RepositoryUnavailable
+from .gitstore import GIT_ENVIRONMENT, TIMEOUT_VARIABLE, git_timeout
+
+FETCH_TIMEOUT = 1800.0  # a network fetch of one commit
+
+
+def _git(*args: str, what: str) -> subprocess.CompletedProcess:
+    """A git command outside a GitStore (fetching), output captured, within the fetch time limit."""
+    limit = git_timeout(FETCH_TIMEOUT)
+    try:
+        return subprocess.run(["git", "--no-replace-objects", *args], env={**os.environ, **GIT_ENVIRONMENT},
+                              capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        raise RepositoryUnavailable(f"{what}: git gave no answer within {limit:g} s (${TIMEOUT_VARIABLE})") from None
+    except OSError as error:
+        raise RepositoryUnavailable(f"{what}: git cannot run ({error.strerror})") from None
+
+
+def _last_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else "no message"
+
+
+def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
+    """Shallow-fetch one commit of `url` into a bare repository under `cache`; reuse it if present."""
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RepositoryUnavailable(f"cannot create {cache} ({error.strerror})") from None
+    what = f"fetching {sha[:12]} from {url} into {cache}"
+    if not (cache / "HEAD").exists():
+        done = _git("init", "-q", "--bare", str(cache), what=what)
+        if done.returncode != 0:
+            raise RepositoryUnavailable(f"{what}: {_last_line(done.stderr)}")
+    have = _git("-C", str(cache), "cat-file", "-e", f"{sha}^{{commit}}", what=what)
+    if have.returncode != 0:
+        done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", url, sha, what=what)
+        if done.returncode != 0:
+            raise RepositoryUnavailable(f"could not fetch {sha[:12]} from {url}: {done.stderr.strip()}")
+    return cache
+
+
+def fetch_revision(url: str, revision: str, cache: Path) -> str:
+    """Shallow-fetch a branch, tag or commit of `url` into the bare repository `cache`; its SHA."""
+    what = f"fetching {revision} from {url} into {cache}"
+    done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", url, revision, what=what)
+    if done.returncode != 0:
+        raise RepositoryUnavailable(f"could not fetch {revision} from {url}: {done.stderr.strip()}")
+    head = _git("-C", str(cache), "rev-parse", "FETCH_HEAD^{commit}", what=what)
+    if head.returncode != 0:
+        raise RepositoryUnavailable(f"{what}: {_last_line(head.stderr)}")
+    return head.stdout.strip()
