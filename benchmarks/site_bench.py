@@ -157,7 +157,8 @@ FILTER = """async () => {
     await frame();
     return performance.now() - started;
   };
-  const text = await timed(form.elements.q, 'cache', 'input');
+  const box = form.elements.text || form.elements.q;  // named q before the explorer moved to ?text=
+  const text = await timed(box, 'cache', 'input');
   const engine = await timed(form.elements.engine, 'ncnn', 'change');
   const shown = document.querySelector('.kb-shown').textContent;
   return {text, engine, shown};
