@@ -9,7 +9,8 @@ latency, CPU slowed 4x. Per page it prints the HTML bytes as built (uncompressed
 the `load` event, the time to `load`, and the time until the page's own script is ready: the
 `kb-ready` performance mark kb.js sets when it has finished (filters working, matrices set up), or,
 for a build whose kb.js sets no mark, the end of DOMContentLoaded (where such a kb.js ran). Then
-the search index's size, the time from typing a query as soon as the page is parsed to the first result, and
+the search index's size, the time from typing a query as soon as the page is parsed (and, again, once
+it has loaded) to the first result, and
 the strict build at today's claims and at ten times as many (claims files copied with new ids, as
 citecheck_bench.py does). A benchmark, not a test: it asserts nothing, it prints.
 """
@@ -131,11 +132,12 @@ def measure_page(browser, url: str) -> dict:
         context.close()
 
 
-def first_search(browser, url: str, query: str) -> float:
-    """Seconds from typing `query` as soon as the page is parsed (cold, throttled) to the first result."""
+def first_search(browser, url: str, query: str, typed_at: str) -> float:
+    """Seconds from typing `query` as soon as the page reaches `typed_at` (domcontentloaded: parsed,
+    the box usable; load: the page shown), cold and throttled, to the first result."""
     context, tab = throttled_tab(browser)
     try:
-        tab.goto(url, wait_until="domcontentloaded", timeout=120_000)
+        tab.goto(url, wait_until=typed_at, timeout=120_000)
         tab.locator("input.md-search__input").click()
         started = time.perf_counter()
         tab.keyboard.type(query)
@@ -155,7 +157,8 @@ FILTER = """async () => {
     await frame();
     return performance.now() - started;
   };
-  const text = await timed(form.elements.q, 'cache', 'input');
+  const box = form.elements.text || form.elements.q;  // named q before the explorer moved to ?text=
+  const text = await timed(box, 'cache', 'input');
   const engine = await timed(form.elements.engine, 'ncnn', 'change');
   const shown = document.querySelector('.kb-shown').textContent;
   return {text, engine, shown};
@@ -174,9 +177,15 @@ def explorer_filter(browser, url: str) -> dict:
         context.close()
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):  # a tab closed mid-download: nothing to report
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def serve(directory: Path):
     handler = functools.partial(GzipHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -208,7 +217,7 @@ def main() -> int:
                 result = measure_page(browser, base + path)
                 rows.append((path or "(home)", html.stat().st_size, result))
                 print(f"  measured {path or '(home)'}", file=sys.stderr)
-            search = first_search(browser, base, args.query)
+            searches = {when: first_search(browser, base, args.query, when) for when in ("domcontentloaded", "load")}
             filters = {claims: explorer_filter(browser, base + "analysis/explorer/")}
             if build_10x is not None:
                 scaled_server, scaled_base = serve(scratch / "scaled-site")
@@ -231,8 +240,9 @@ def main() -> int:
         print(f"{path:<{width}}{size / 1000:>9.0f}{r['elements'] or 0:>10}{r['load'] / 1000:>9.2f}{ready:>16}{over}")
     print("(* no kb-ready mark: the end of DOMContentLoaded, where a kb.js without the mark has run)\n")
     print(f"{'search index':<34}{index / 1e6:>8.2f} MB   budget {BUDGET_INDEX / 1e6:.1f} MB{flag(index <= BUDGET_INDEX)}")
-    print(f"{'first search, typed at DOM ready':<34}{search:>8.2f} s    budget {BUDGET_FIRST_SEARCH:.1f} s"
-          f"{flag(search <= BUDGET_FIRST_SEARCH)}")
+    for when, search in searches.items():
+        print(f"{'first search, typed at ' + when:<34}{search:>8.2f} s    budget {BUDGET_FIRST_SEARCH:.1f} s"
+              f"{flag(search <= BUDGET_FIRST_SEARCH)}")
     for total, times in filters.items():
         worst = max(times["text"], times["engine"])
         print(f"{'explorer filter, ' + str(total) + ' claims':<34}{worst:>8.0f} ms   budget 300 ms "

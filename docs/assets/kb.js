@@ -309,7 +309,7 @@
 
   // The claims explorer: filters kept in the URL, counts per label of what matches, the matching
   // claims rendered a window at a time from claims.json. Returns a promise settled when it is usable.
-  var WINDOW = 100;
+  var WINDOW = 50;  // rows drawn at a time: each filter lays out at most this many
   function explorer() {
     var box = document.querySelector(".kb-explorer");
     if (!box) return Promise.resolve();
