@@ -227,8 +227,13 @@ def test_a_verdict_cells_evidence_opens_by_tap_at_phone_width(page, served_site)
         link.wait_for()
         assert evidence.is_visible()
         assert "#claim-" in link.get_attribute("href")
-        claim = load_catalog(PROJECT).claim(cell.get_attribute("data-evidence").split()[0])
+        catalog = load_catalog(PROJECT)
+        claim = catalog.claim(cell.get_attribute("data-evidence").split()[0])
         assert plain(claim.text)[:40] in evidence.inner_text()
+        row = catalog.dimensions[cell.get_attribute("data-row")]  # and what the verdict means on its row
+        verdict = next(c.verdict for c in catalog.cells if c.id == f"{claim.engine}/cell/{row.key}")
+        note = evidence.locator(".kb-rubric-note").inner_text()
+        assert note.startswith(f"{verdict} on this row:") and plain(row.rubric.grades)[:30] in note
     finally:
         page.set_viewport_size({"width": 1400, "height": 900})
 

@@ -37,7 +37,7 @@
     return fragment;
   }
 
-  // downloads/claims.json, read once per page: the claims by id and the labels by id.
+  // downloads/claims.json, read once per page: the claims by id, the labels by id, the rows' rubrics by key.
   var claimsPromise = null;
   function claimsData() {
     if (!claimsPromise) {
@@ -45,10 +45,11 @@
         if (!response.ok) throw new Error(response.status + " " + response.statusText);
         return response.json();
       }).then(function (data) {
-        var byId = new Map(), labels = {};
+        var byId = new Map(), labels = {}, rows = new Map();
         data.claims.forEach(function (claim) { byId.set(claim.id, claim); });
         data.labels.forEach(function (label) { labels[label.id] = label; });
-        return {claims: data.claims, byId: byId, labels: labels};
+        data.rows.forEach(function (row) { rows.set(row.key, row); });
+        return {claims: data.claims, byId: byId, labels: labels, rows: rows, unknownMeaning: data.unknown_meaning};
       });
       claimsPromise.catch(function () { claimsPromise = null; });  // a later tap tries again
     }
@@ -77,6 +78,20 @@
     });
   }
 
+  // What a cell's verdict means on its row, from the row's rubric in claims.json.
+  function rubricNote(data, key, verdictClass) {
+    var row = data.rows.get(key);
+    if (!row || !verdictClass) return null;
+    var verdict = verdictClass[1] === "na" ? "n/a" : verdictClass[1];
+    var meaning = verdict === "unknown" ? data.unknownMeaning : row.meanings[verdict];
+    var note = element("p", "kb-rubric-note");
+    note.append(element("span", "kb-verdict kb-verdict-" + verdictClass[1], verdict), " on this row: ",
+                meaning ? prose(meaning) : "not defined by the row's rubric", " ",
+                element("span", "kb-rubric-grades", "The row grades: "));
+    note.lastChild.appendChild(prose(row.grades));
+    return note;
+  }
+
   // A verdict cell's evidence: its derived label, then each claim it rests on with its text.
   function drawEvidence(details) {
     var panel = element("div", "kb-evidence");
@@ -95,6 +110,8 @@
         list.appendChild(item);
       });
       fragment.append(head, list);
+      var note = rubricNote(data, details.dataset.row, details.className.match(/kb-verdict-(\S+)/));
+      if (note) fragment.appendChild(note);
       return fragment;
     });
   }

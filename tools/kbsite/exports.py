@@ -14,6 +14,7 @@ from citecheck.lock import Lock, cite_key
 from enginekb.model import LABEL_MARKS, LABEL_TITLES, LABELS, Catalog, Claim, claim_anchor
 
 from .pages import engine_page
+from .rubrics import UNKNOWN_MEANING
 from .templating import plain
 
 
@@ -55,12 +56,16 @@ def _model(claim: Claim) -> dict | None:
 
 
 def claims_json(catalog: Catalog, lock: Lock, stamp: Stamp, url_of) -> dict:
-    """Every record: the labels (title and mark), engines with their pins, and every claim (`url_of`
+    """Every record: the labels (title and mark), engines with their pins, the rows' rubrics, and every claim (`url_of`
     maps a docs page to its URL)."""
     return {
         "stamp": {"commit": stamp.commit, "built": stamp.built},
         "labels": [{"id": label, "title": LABEL_TITLES[label], "mark": LABEL_MARKS[label]} for label in LABELS],
         "engines": [vars(engine) for engine in catalog.engines.values()],
+        # What each row grades and each verdict means there: a cell's evidence panel says it (kb.js).
+        "rows": [{"key": d.key, "title": d.title, "grades": d.rubric.grades, "meanings": dict(d.rubric.meanings)}
+                 for d in catalog.dimensions.values() if d.rubric],
+        "unknown_meaning": UNKNOWN_MEANING,
         "claims": [claim_record(c, catalog, lock, url_of(engine_page(c.engine, c.report))) for c in catalog.claims],
     }
 
