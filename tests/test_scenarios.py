@@ -148,7 +148,7 @@ def test_scenarios_is_not_an_engine_directory(tmp_path, monkeypatch, capsys):
     (changed("engines.other.obstacle", {"kind": "architectural", "what": "a static graph"}),
      "speak: other: obstacle: an architectural obstacle rests on a claim of constraints.architectural"),
     (changed("figures", [{"claim": "demo/guess", "tells": "x"}]),
-     "speak: figures: demo/guess is inferred and has no count"),
+     "speak: figures: demo/guess is inferred; a figure is a Verified, repo-reported or measured claim"),
     (changed("figures", [{"claim": "demo/none", "tells": "x"}]), "speak: figures: unknown claim 'demo/none'"),
     (changed("id", "talk"), "claims/scenarios/speak.yaml:1: talk: id must be the file name ('speak')"),
 ])
@@ -187,3 +187,35 @@ def test_a_broken_scenario_file_is_a_clear_error(tmp_path, monkeypatch, capsys):
     (root / "claims/scenarios/speak.yaml").write_text("- just a list\n")
     code, text = lint(root, monkeypatch, capsys)
     assert code == 2 and "claims/scenarios/speak.yaml:1: speak: " in text and "Traceback" not in text, text
+
+
+def test_a_page_shows_the_answers_best_first_with_evidence_and_breakdown(tmp_path):
+    from citecheck.lock import Lock
+    from kbsite.render import render_page
+
+    scenario = changed("engines.other.path", "<script>alert(1)</script> `llama-server`")
+    scenario["title"] = "Speak <b>now</b> # [x](javascript:alert(1))"
+    catalog = load_catalog(project(tmp_path, scenario))
+    page = render_page("<!-- kb:scenarios -->\n\n<!-- kb:scenario speak -->\n", "analysis/choosing.md", catalog, Lock())
+    assert "<script>" not in page and "<b>" not in page and "&lt;script&gt;" in page
+    assert "<code>llama-server</code>" in page
+    assert re.search(r"^## Speak &lt;b&gt;now&lt;/b&gt; \\# \\\[x\\\]\\\(javascript:alert\\\(1\\\)\\\) \{#scenario-speak ", page, re.M)
+    ranking = page.split('class="kb-cells kb-ranking"')[1].split("</table>")[0]
+    assert ranking.index('data-engine="other"') < ranking.index('data-engine="demo"')  # rank 1 before rank 2
+    assert "Cell <em>Streaming audio out</em>" in ranking and "No chunk API." in ranking  # the cell it rests on
+    assert "missing implementation</span>: a chunk API" in ranking
+    figures = page.split('class="kb-cells kb-figures"')[1].split("</table>")[0]
+    assert "repo-reported" in figures and "How big the library is." in figures
+    breakdown = page.split("kb-question kb-matrix")[1].split("</table>")[0]
+    assert breakdown.count('<td data-engine="demo">') == 2  # one cell per row drawn on
+    overview = page.split("kb-matrix kb-scenarios")[1].split("</table>")[0]
+    assert 'href="#scenario-speak"' in overview and '<td data-engine="demo"><span class="kb-verdict kb-verdict-no">' in overview
+
+
+def test_the_guide_shows_every_scenario():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs/analysis/choosing.md").read_text()
+    for path in sorted((root / "claims/scenarios").glob("*.yaml")):
+        assert f"<!-- kb:scenario {path.stem} -->" in page, path.stem

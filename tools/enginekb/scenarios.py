@@ -25,7 +25,8 @@ CELL_PART = "/cell/"
 # How good an answer is, for "better than the row": n/a cells grade nothing and are left out.
 VERDICT_STRENGTH = {"no": 0, "unknown": 1, "partial": 2, "yes": 3}
 ARCHITECTURAL_ROW = "constraints.architectural"
-FIGURE_LABELS = ("measured", "repo-reported")
+# A figure answers "how small, how fast, how much": only a number the records establish, not an inference.
+FIGURE_LABELS = ("verified", "repo-reported", "measured")
 
 
 @dataclass(frozen=True)
@@ -152,9 +153,9 @@ def check_scenarios(catalog: Catalog, problems: list[Problem]) -> None:
             claim = catalog.claim(figure.claim)
             if claim is None:
                 problem(figure.line, f"figures: unknown claim {figure.claim!r}")
-            elif claim.label not in FIGURE_LABELS and claim.count is None:
-                problem(figure.line, f"figures: {figure.claim} is {claim.label} and has no count; a figure is "
-                                     "a measured or repo-reported claim, or a count")
+            elif claim.label not in FIGURE_LABELS:
+                problem(figure.line, f"figures: {figure.claim} is {claim.label}; a figure is a Verified, "
+                                     "repo-reported or measured claim")
 
 
 def _check_answer(scenario: Scenario, answer: Answer, catalog: Catalog, problem) -> None:

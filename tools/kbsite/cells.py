@@ -45,7 +45,7 @@ def _options(options: dict[str, str], allowed: set[str], required: str) -> None:
                           + (f"; unknown option {', '.join(sorted(unknown))}" if unknown else ""))
 
 
-def _cell_html(catalog: Catalog, engine: str, dimension: str, link: Linker) -> str:
+def cell_html(catalog: Catalog, engine: str, dimension: str, link: Linker) -> str:
     view = cell_view(catalog, cell_of(catalog, engine, dimension), lambda claim: render_ref(claim, link, short=True))
     return render_template("cell.html.j2", view=view)
 
@@ -56,7 +56,7 @@ def render_cells(catalog: Catalog, options: dict[str, str], link: Linker) -> str
     if options["layer"] not in dict(catalog.layers):
         raise RenderError(f"unknown layer {options['layer']!r}")
     engines = analysed_engines(catalog, options.get("engine"))
-    rows = [(d, [_cell_html(catalog, e, d.key, link) for e in engines])
+    rows = [(d, [cell_html(catalog, e, d.key, link) for e in engines])
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
     return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows)
 
@@ -74,7 +74,7 @@ def render_question(catalog: Catalog, options: dict[str, str], link: Linker) -> 
         verdicts = [(cell_of(catalog, engine, key) or None) for key in keys]
         combined = combine([c.verdict if c else "" for c in verdicts])
         rows.append({"engine": catalog.engines[engine], "combined": combined, "mark": VERDICT_MARKS[combined],
-                     "cells": [_cell_html(catalog, engine, key, link) for key in keys]})
+                     "cells": [cell_html(catalog, engine, key, link) for key in keys]})
     order = ("yes", "partial", "n/a", "unknown", "no")
     rows.sort(key=lambda row: order.index(row["combined"]))
     return render_template("question.html.j2", rows=rows, dimensions=[catalog.dimensions[k] for k in keys])
