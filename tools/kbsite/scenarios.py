@@ -75,15 +75,17 @@ def scenario_context(catalog: Catalog, scenario: Scenario, link: Linker) -> dict
             "breakdown": breakdown}
 
 
-def render_scenario_overview(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
-    """`kb:scenarios`: a row per question, a column per engine: verdict and rank, linking the question."""
+def render_scenario_overview(catalog: Catalog, positional: tuple[str, ...], options: dict[str, str]) -> str:
+    """`kb:scenarios [ID ...]`: a row per question (those named, in that order, or all), a column per
+    engine: verdict and rank, each row linking its question on the same page."""
     if options:
-        raise RenderError("takes no option")
-    if not catalog.scenarios:
+        raise RenderError("takes scenario ids, no option")
+    scenarios = [scenario_named(catalog, i) for i in positional] if positional else catalog.scenarios
+    if not scenarios:
         raise RenderError("there is no scenario in claims/scenarios/")
-    engines = [e for e in catalog.engines if any(e == a.engine for s in catalog.scenarios for a in s.answers)]
+    engines = [e for e in catalog.engines if any(e == a.engine for s in scenarios for a in s.answers)]
     rows = []
-    for scenario in catalog.scenarios:
+    for scenario in scenarios:
         by_engine = {a.engine: a for a in scenario.answers}
         rows.append({"scenario": scenario, "anchor": scenario_anchor(scenario.id),
                      "cells": [{"engine": e, "answer": by_engine.get(e),
