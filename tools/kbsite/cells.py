@@ -1,6 +1,6 @@
-"""Verdict cells on pages: `kb:cells layer=KEY` (a matrix of rows by engines) and
-`kb:question rows=KEY,KEY` (a decision-guide answer: each engine's cells on the rows a question needs,
-and their combination). Each cell opens its evidence on click or tap: the claims it rests on."""
+"""Verdict cells on pages: `kb:cells layer=KEY` (a matrix of rows by engines), and each cell's HTML
+for the other renderings that show cells (a scenario's breakdown). Each cell opens its evidence on
+click or tap: the claims it rests on."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from .selection import analysed_engines
 from .templating import render_template
 
 VERDICT_MARKS = {"yes": "\u2714", "partial": "\u25d0", "no": "\u2718", "unknown": "?", "n/a": "\u2013"}
-# For combining the rows of a question: the first verdict that occurs decides.
-COMBINED_ORDER = ("no", "unknown", "partial", "yes", "n/a")
 
 
 def cell_of(catalog: Catalog, engine: str, dimension: str) -> Cell | None:
@@ -28,14 +26,6 @@ def cell_view(catalog: Catalog, cell: Cell | None, ref) -> dict | None:
     evidence = [catalog.claim(i) for i in cell.rests_on]
     return {"cell": cell, "mark": VERDICT_MARKS[cell.verdict], "label": evidence_label(cell, catalog),
             "evidence": [{"claim": c, "ref": ref(c)} for c in evidence]}
-
-
-def combine(verdicts: list[str]) -> str:
-    """A question's answer for one engine: `no` if any row is no, then unknown, partial; else yes."""
-    present = [v for v in verdicts if v]
-    if len(present) < len(verdicts):
-        return "unknown"
-    return next((v for v in COMBINED_ORDER if v in present), "unknown")
 
 
 def _options(options: dict[str, str], allowed: set[str], required: str) -> None:
@@ -60,21 +50,3 @@ def render_cells(catalog: Catalog, options: dict[str, str], link: Linker) -> str
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
     return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows)
 
-
-def render_question(catalog: Catalog, options: dict[str, str], link: Linker) -> str:
-    """`kb:question rows=KEY,KEY [engine=...]`: each engine's cells on those rows and their combination,
-    engines with the better answer first."""
-    _options(options, {"rows", "engine"}, "rows")
-    keys = options["rows"].split(",")
-    unknown = [k for k in keys if k not in catalog.dimensions]
-    if unknown:
-        raise RenderError(f"unknown row {', '.join(unknown)}")
-    rows = []
-    for engine in analysed_engines(catalog, options.get("engine")):
-        verdicts = [(cell_of(catalog, engine, key) or None) for key in keys]
-        combined = combine([c.verdict if c else "" for c in verdicts])
-        rows.append({"engine": catalog.engines[engine], "combined": combined, "mark": VERDICT_MARKS[combined],
-                     "cells": [cell_html(catalog, engine, key, link) for key in keys]})
-    order = ("yes", "partial", "n/a", "unknown", "no")
-    rows.sort(key=lambda row: order.index(row["combined"]))
-    return render_template("question.html.j2", rows=rows, dimensions=[catalog.dimensions[k] for k in keys])

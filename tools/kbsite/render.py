@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from citecheck.lock import Lock, cite_key
 from enginekb.model import LABELS, Catalog, Claim
 
-from .cells import render_cells, render_question
+from .cells import render_cells
 from .directives import Directive, DirectiveError, find_directives
 from .errors import RenderError
 from .explorer import explorer_context
@@ -96,8 +96,6 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_models(catalog, directive.options, lock, link)
     if directive.name == "cells":
         return render_cells(catalog, directive.options, link)
-    if directive.name == "question":
-        return render_question(catalog, directive.options, link)
     if directive.name == "scenario":
         return render_scenario(catalog, directive.positional, directive.options, link)
     if directive.name == "scenarios":
@@ -111,7 +109,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_template("labels.html.j2", labels=directive.positional or LABELS).strip()
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link, lambda claim: claim_href(claim, link)))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question, scenario, scenarios, numbers)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, scenario, scenarios, numbers)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
