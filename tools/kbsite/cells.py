@@ -35,7 +35,7 @@ def _options(options: dict[str, str], allowed: set[str], required: str) -> None:
                           + (f"; unknown option {', '.join(sorted(unknown))}" if unknown else ""))
 
 
-def cell_html(catalog: Catalog, engine: str, dimension: str, link: Linker) -> str:
+def _cell_html(catalog: Catalog, engine: str, dimension: str, link: Linker) -> str:
     view = cell_view(catalog, cell_of(catalog, engine, dimension), lambda claim: render_ref(claim, link, short=True))
     return render_template("cell.html.j2", view=view)
 
@@ -46,7 +46,7 @@ def render_cells(catalog: Catalog, options: dict[str, str], link: Linker) -> str
     if options["layer"] not in dict(catalog.layers):
         raise RenderError(f"unknown layer {options['layer']!r}")
     engines = analysed_engines(catalog, options.get("engine"))
-    rows = [(d, [cell_html(catalog, e, d.key, link) for e in engines])
+    rows = [(d, [_cell_html(catalog, e, d.key, link) for e in engines])
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
     return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows)
 

@@ -10,12 +10,13 @@ import html
 from enginekb.model import Catalog
 from enginekb.scenarios import Scenario, answer_label, cell_named
 
-from .cells import VERDICT_MARKS, cell_html, cell_view
+from .cells import VERDICT_MARKS, cell_of, cell_view
 from .errors import RenderError
 from .refs import Linker, render_ref
 from .templating import render_template
 from .topics import MARKDOWN_SPECIAL
 
+COMPARISON_PAGE = "analysis/comparison.md"  # where every cell stands with its evidence
 OBSTACLES = {"none": "none", "missing-implementation": "missing implementation", "architectural": "architectural"}
 
 
@@ -68,11 +69,14 @@ def scenario_context(catalog: Catalog, scenario: Scenario, link: Linker) -> dict
                  else str(claim.count.value) if claim.count else "")
         figures.append({"figure": figure, "claim": claim, "engine": catalog.engines[claim.engine], "value": value,
                         "ref": render_ref(claim, link)})
+    # The breakdown shows each cell briefly: its evidence is under the answers that rest on it and on the
+    # comparison page; repeating every cell's claims here would double the page's weight.
     dimensions = [catalog.dimensions[key] for key in scenario.draws_on]
-    breakdown = [{"engine": item["engine"], "cells": [cell_html(catalog, item["answer"].engine, key, link)
-                                                      for key in scenario.draws_on]} for item in answers]
+    breakdown = [{"engine": item["engine"], "cells": [
+        render_template("cell-brief.html.j2", view=cell_view(catalog, cell_of(catalog, item["answer"].engine, key), ref))
+        for key in scenario.draws_on]} for item in answers]
     return {"scenario": scenario, "answers": answers, "figures": figures, "dimensions": dimensions,
-            "breakdown": breakdown}
+            "breakdown": breakdown, "comparison": link(COMPARISON_PAGE)}
 
 
 def render_scenario_overview(catalog: Catalog, positional: tuple[str, ...], options: dict[str, str]) -> str:
