@@ -209,7 +209,7 @@ def test_a_page_shows_the_answers_best_first_with_evidence_and_breakdown(tmp_pat
     breakdown = page.split("kb-question kb-matrix")[1].split("</table>")[0]
     assert breakdown.count('<td data-engine="demo">') == 2  # one cell per row drawn on
     assert "No chunk API." in breakdown and "kb-evidence" not in breakdown  # brief: the evidence is above
-    assert 'href="comparison.md"' in page.split("kb-breakdown")[1]
+    assert 'href="comparison.md"' in page.split("kb-breakdown-note")[1]
     overview = page.split("kb-matrix kb-scenarios")[1].split("</table>")[0]
     assert 'href="#scenario-speak"' in overview and '<td data-engine="demo"><span class="kb-verdict kb-verdict-no">' in overview
 
