@@ -151,6 +151,7 @@ class Catalog:
     claims: list[Claim] = field(default_factory=list)
     ids: dict[str, list[tuple[Path, int]]] = field(default_factory=dict)  # where each id stands
     cells: list = field(default_factory=list)  # enginekb.cells.Cell, one per engine and row
+    scenarios: list = field(default_factory=list)  # enginekb.scenarios.Scenario, one per question
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)
@@ -167,4 +168,4 @@ class Catalog:
             if claim.engine == engine_id else claim
             for claim in self.claims
         ]
-        return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells)
+        return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.scenarios)

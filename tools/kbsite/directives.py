@@ -10,6 +10,8 @@
     <!-- kb:models engine=vllm-omni task=tts -->             a report's model families, a row per claim
     <!-- kb:explorer -->                                     every claim, filtered in the browser
     <!-- kb:labels -->                                       the labels, each as its badge (a legend)
+    <!-- kb:scenario tts-android-streaming -->               one question of the guide, engines best first
+    <!-- kb:scenarios -->                                    every question against every engine
 """
 
 from __future__ import annotations
