@@ -81,7 +81,17 @@ def claims_tree() -> dict[str, str]:
             ("kernel.operators", "partial", " ".join(PAYLOADS[i] for i in (2, 6, 15)), "demo/counted"),
         )
     ]
+    scenario = {
+        "id": "payload", "title": ALL[:120], "who": text,
+        "needs": {"platform": ALL, "model_class": ALL, "runtime": ALL, "constraints": list(PAYLOADS)},
+        "draws_on": ["kind.unit-of-work", "kind.category"], "study": ALL, "note": ALL,
+        "figures": [{"claim": "demo/measured", "tells": ALL[:200]}],
+        "engines": {"demo": {"verdict": "no", "path": ALL, "obstacle": {"kind": "missing-implementation", "what": ALL[:200]},
+                             "rank": 1, "reason": ALL[:200], "would_change": ALL, "better_than_rows": ALL,
+                             "rests_on": ["demo/absent", "demo/cell/kind.category", "demo/verified"]}},
+    }
     return {"demo/kind.yaml": _yaml(claims),
+            "scenarios/payload.yaml": yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=1 << 20),
             "demo/models/models.yaml": _yaml([claim("model-row", "inferred", "kind.category", model=model)]),
             "demo/cells.yaml": _yaml(cells)}
 
@@ -89,6 +99,11 @@ def claims_tree() -> dict[str, str]:
 def _dimensions() -> str:
     """The project's rows with every title turned into a payload (keys stay valid: they are names)."""
     data = yaml.safe_load((PROJECT / "claims" / "dimensions.yaml").read_text())
+    for layer in data["layers"]:  # YAML 1.1 reads the rubric keys yes and no as booleans: written back as names
+        for dimension in layer["dimensions"]:
+            if "rubric" in dimension:
+                dimension["rubric"] = {({True: "yes", False: "no"}.get(k, k) if isinstance(k, bool) else k): v
+                                       for k, v in dimension["rubric"].items()}
     for number, layer in enumerate(data["layers"]):
         layer["title"] = f"L{number} {PAYLOADS[number % len(PAYLOADS)]}"
         for position, dimension in enumerate(layer["dimensions"]):
@@ -134,7 +149,9 @@ PAGES = {
 
         <!-- kb:cells layer=kind -->
 
-        <!-- kb:question rows=kind.unit-of-work,kind.category,kernel.operators -->
+        <!-- kb:scenarios -->
+
+        <!-- kb:scenario payload -->
 
         <!-- kb:numbers -->
 

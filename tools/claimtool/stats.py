@@ -10,7 +10,8 @@ from enginekb.model import LABELS, Catalog
 
 
 def compute_stats(catalog: Catalog) -> dict:
-    """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}}}."""
+    """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
+    "scenarios": {scenario: {engine: verdict}}}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -29,7 +30,8 @@ def compute_stats(catalog: Catalog) -> dict:
             "cell_verdicts": dict(Counter(cell.verdict for cell in mine)),
             "cell_labels": dict(Counter(evidence_label(cell, catalog) for cell in mine)),
         }
-    return {"engines": stats, "cells": cells}
+    scenarios = {s.id: {answer.engine: answer.verdict for answer in s.answers} for s in catalog.scenarios}
+    return {"engines": stats, "cells": cells, "scenarios": scenarios}
 
 
 def format_text(result: dict) -> str:

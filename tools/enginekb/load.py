@@ -15,6 +15,7 @@ from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
+from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, check_scenarios, load_scenario
 from .schema import ClaimsSchema
 from .scope import generalisations
 from .store import RecordStore, default_directory
@@ -49,6 +50,9 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     # A dimensions file with errors may leave rows out: a record naming one is not a second error.
     rows_known = len(problems) == before
     catalog = Catalog(root, engines, layers, dimensions)
+    if SCENARIOS_DIR in engines:
+        problems.append(Problem(claims_dir / ENGINES_FILE, 1, SCENARIOS_DIR,
+                                f"engine id {SCENARIOS_DIR!r} is taken: claims/{SCENARIOS_DIR}/ holds the scenarios"))
     for path in sorted(claims_dir.rglob("*")):
         if path.suffix not in (".yaml", ".yml"):
             continue
@@ -62,6 +66,11 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
                                                       f"{DIMENSIONS_FILE} and {ARTIFACTS_FILE} stand directly in claims/"))
+        elif path.parent == claims_dir / SCENARIOS_DIR:
+            located = read_records(path, problems, store)
+            scenario = located and load_scenario(located, claims_dir / SCENARIO_SCHEMA_FILE, problems)
+            if scenario:
+                catalog.scenarios.append(scenario)
         elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
             located = read_records(path, problems, store)
             if located is not None:
@@ -71,6 +80,7 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems, rows_known)
+    check_scenarios(catalog, problems)
     if catalog.inventory is not None:
         check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)
     if problems:

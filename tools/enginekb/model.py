@@ -152,6 +152,7 @@ class Catalog:
     ids: dict[str, list[tuple[Path, int]]] = field(default_factory=dict)  # where each id stands
     cells: list = field(default_factory=list)  # enginekb.cells.Cell, one per engine and row
     inventory: object = None  # enginekb.artifacts.Inventory: the study's artifacts, when claims/ lists them
+    scenarios: list = field(default_factory=list)  # enginekb.scenarios.Scenario, one per question
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)
@@ -168,4 +169,5 @@ class Catalog:
             if claim.engine == engine_id else claim
             for claim in self.claims
         ]
-        return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.inventory)
+        return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.inventory,
+                       self.scenarios)

@@ -1,6 +1,6 @@
-"""Verdict cells on pages: `kb:cells layer=KEY` (a matrix of rows by engines) and
-`kb:question rows=KEY,KEY` (a decision-guide answer: each engine's cells on the rows a question needs,
-and their combination). Both are `kb-matrix` tables: engines are columns (`data-engine` on each column
+"""Verdict cells on pages: `kb:cells layer=KEY` (a matrix of rows by engines), and each cell's HTML
+for the other renderings that show cells (a scenario's breakdown, kbsite.scenarios). Matrices are
+`kb-matrix` tables: engines are columns (`data-engine` on each column
 cell), which kb.js lets the reader pick. A cell shows its verdict and answer; its evidence, the claims
 it rests on (`data-evidence`, ids), is drawn by kb.js from claims.json on click or tap, so that a
 matrix page carries no claim text until it is asked for."""
@@ -18,10 +18,6 @@ from .selection import analysed_engines
 from .templating import render_template
 from .topics import unique
 
-# For combining the rows of a question: the first verdict that occurs decides.
-COMBINED_ORDER = ("no", "unknown", "partial", "yes", "n/a")
-
-
 def cell_of(catalog: Catalog, engine: str, dimension: str) -> Cell | None:
     return next((c for c in catalog.cells if c.engine == engine and c.dimension == dimension), None)
 
@@ -33,14 +29,6 @@ def cell_view(catalog: Catalog, cell: Cell | None) -> dict | None:
     return {"cell": cell, "label": evidence_label(cell, catalog), "evidence": list(cell.rests_on)}
 
 
-def combine(verdicts: list[str]) -> str:
-    """A question's answer for one engine: `no` if any row is no, then unknown, partial; else yes."""
-    present = [v for v in verdicts if v]
-    if len(present) < len(verdicts):
-        return "unknown"
-    return next((v for v in COMBINED_ORDER if v in present), "unknown")
-
-
 def _options(options: dict[str, str], allowed: set[str], required: str) -> None:
     unknown = set(options) - allowed
     if unknown or required not in options:
@@ -48,7 +36,7 @@ def _options(options: dict[str, str], allowed: set[str], required: str) -> None:
                           + (f"; unknown option {', '.join(sorted(unknown))}" if unknown else ""))
 
 
-def _cell_html(catalog: Catalog, engine: str, dimension: str) -> str:
+def cell_html(catalog: Catalog, engine: str, dimension: str) -> str:
     return render_template("cell.html.j2", view=cell_view(catalog, cell_of(catalog, engine, dimension)))
 
 
@@ -64,26 +52,8 @@ def render_cells(catalog: Catalog, options: dict[str, str], used_ids: set[str]) 
     if options["layer"] not in dict(catalog.layers):
         raise RenderError(f"unknown layer {options['layer']!r}")
     engines = analysed_engines(catalog, options.get("engine"))
-    rows = [(d, unique(row_anchor(d.key), used_ids), [_cell_html(catalog, e, d.key) for e in engines])
+    rows = [(d, unique(row_anchor(d.key), used_ids), [cell_html(catalog, e, d.key) for e in engines])
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
     return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows,
                            unknown_meaning=UNKNOWN_MEANING)
 
-
-def render_question(catalog: Catalog, options: dict[str, str]) -> str:
-    """`kb:question rows=KEY,KEY [engine=...]`: a column per engine, its combined answer on top and its
-    cells on those rows below; engines with the better answer first."""
-    _options(options, {"rows", "engine"}, "rows")
-    keys = options["rows"].split(",")
-    unknown = [k for k in keys if k not in catalog.dimensions]
-    if unknown:
-        raise RenderError(f"unknown row {', '.join(unknown)}")
-    columns = []
-    for engine in analysed_engines(catalog, options.get("engine")):
-        verdicts = [(cell_of(catalog, engine, key) or None) for key in keys]
-        combined = combine([c.verdict if c else "" for c in verdicts])
-        columns.append({"engine": catalog.engines[engine], "combined": combined,
-                        "cells": [_cell_html(catalog, engine, key) for key in keys]})
-    order = ("yes", "partial", "n/a", "unknown", "no")
-    columns.sort(key=lambda column: order.index(column["combined"]))
-    return render_template("question.html.j2", columns=columns, dimensions=[catalog.dimensions[k] for k in keys])

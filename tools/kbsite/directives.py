@@ -12,6 +12,8 @@
     <!-- kb:labels -->                                       the labels, each as its badge (a legend)
     <!-- kb:measurements report=phone-npu -->                every measured figure as a filterable table of values
     <!-- kb:artifacts -->                                    the earlier study's artifacts, used or why not
+    <!-- kb:scenario tts-android-streaming -->               one question of the guide, engines best first
+    <!-- kb:scenarios -->                                    every question against every engine
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from citecheck.lock import Lock, cite_key
 from enginekb.model import LABELS, Catalog, Claim
 
 from .artifacts import render_artifacts
-from .cells import render_cells, render_question
+from .cells import render_cells
 from .directives import Directive, DirectiveError, find_directives
 from .errors import RenderError
 from .explorer import explorer_context
@@ -21,6 +21,7 @@ from .measurements import render_measurements
 from .models import model_rows
 from .pages import EXPLORER_PAGE, engine_page
 from .refs import Linker, render_ref
+from .scenarios import render_scenario, render_scenario_overview
 from .selection import analysed_engines, claim_named, named_engines, select_claims
 from .templating import render_template
 from .topics import topic_anchor, topic_heading, unique
@@ -85,8 +86,10 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_models(catalog, directive.options, lock, link)
     if directive.name == "cells":
         return render_cells(catalog, directive.options, topics)
-    if directive.name == "question":
-        return render_question(catalog, directive.options)
+    if directive.name == "scenario":
+        return render_scenario(catalog, directive.positional, directive.options, link)
+    if directive.name == "scenarios":
+        return render_scenario_overview(catalog, directive.positional, directive.options)
     if directive.name == "numbers":
         return render_numbers(catalog, directive.options, link)
     if directive.name == "labels":
@@ -100,7 +103,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_artifacts(catalog, directive.options, link)
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, question, numbers, measurements, artifacts)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, scenario, scenarios, numbers, measurements, artifacts)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
