@@ -230,12 +230,25 @@ def test_a_verdict_cells_evidence_opens_by_tap_at_phone_width(page, served_site)
         catalog = load_catalog(PROJECT)
         claim = catalog.claim(cell.get_attribute("data-evidence").split()[0])
         assert plain(claim.text)[:40] in evidence.inner_text()
-        row = catalog.dimensions[cell.get_attribute("data-row")]  # and what the verdict means on its row
+        row = catalog.dimensions[cell.locator("xpath=ancestor::tr[1]").get_attribute("data-row")]  # and what the verdict means on its row
         verdict = next(c.verdict for c in catalog.cells if c.id == f"{claim.engine}/cell/{row.key}")
         note = evidence.locator(".kb-rubric-note").inner_text()
         assert note.startswith(f"{verdict} on this row:") and plain(row.rubric.grades)[:30] in note
     finally:
         page.set_viewport_size({"width": 1400, "height": 900})
+
+
+def test_a_matrix_legend_draws_its_rows_rubrics_when_opened(page, served_site):
+    catalog = load_catalog(PROJECT)
+    page.goto(f"{served_site}/analysis/comparison/")
+    legend = page.locator("details.kb-rubric-legend").first
+    keys = legend.get_attribute("data-rows").split()
+    assert legend.locator("dt").count() == 0  # nothing drawn until asked for
+    legend.locator("summary").click()
+    legend.locator("dt").first.wait_for()
+    assert legend.locator("dt").all_inner_texts() == [catalog.dimensions[k].title for k in keys]
+    first = catalog.dimensions[keys[0]].rubric
+    assert plain(first.grades)[:30] in legend.inner_text() and "on any row:" in legend.inner_text()
 
 
 def _scroll_matrix_and_measure(page) -> dict:
@@ -347,5 +360,8 @@ def test_the_figures_page_filters_its_figure_and_artifact_tables_each_under_its_
     page.goto(page.url)  # a shared link restores both tables
     assert page.locator(".kb-artifacts .kb-shown").inner_text() == str(len(superseded))
     row = page.locator(".kb-measurements-table tr:not([hidden])").last
-    row.locator("summary").click()  # the provenance is one tap away
-    assert row.locator(".kb-provenance-list").is_visible()
+    row.get_by_text("provenance").click()  # the provenance is one tap away, on the record's own page
+    record = page.locator(".kb-measurements-table tr:target")
+    assert "phone_npu" in page.url and record.count() == 1
+    record.locator("summary").click()
+    assert record.locator(".kb-provenance-list").is_visible()

@@ -217,10 +217,10 @@ def test_cells_render_verdict_answer_derived_label_and_evidence(site, demo_proje
     html = render_page("<!-- kb:cells layer=kind -->", "analysis/c.md", catalog, lock)
     # Verdict on the summary's first line, then the answer; the derived label and the evidence's ids
     # for kb.js, which draws the evidence from claims.json on tap.
-    assert ('<details class="kb-cell kb-verdict-partial" data-row="kind.unit-of-work" data-label="inferred" data-evidence="demo/net demo/gap2">'
+    assert ('<details class="kb-cell kb-verdict-partial" data-label="inferred" data-evidence="demo/net demo/gap2">'
             '<summary>partial&#10;One <code>Net</code> at a time.</summary></details>') in html
     assert '<table class="kb-matrix kb-cells">' in html and '<th data-engine="demo">Demo</th>' in html
-    assert '<tr id="row-kind-unit-of-work"><th scope="row"><a class="kb-row-link" href="#row-kind-unit-of-work">' in html
+    assert '<tr id="row-kind-unit-of-work" data-row="kind.unit-of-work"><th scope="row"><a class="kb-row-link" href="#row-kind-unit-of-work">' in html
     assert html.count('<td data-engine="demo">') == html.count("<tr id=")
     twice = render_page("<!-- kb:cells layer=kind -->\n\n<!-- kb:cells layer=kind -->", "analysis/c.md", catalog, lock)
     assert 'id="row-kind-unit-of-work-2"' in twice  # row anchors stay unique on a page

@@ -1,9 +1,8 @@
-"""Rubrics on pages: a legend under each `kb:cells` matrix and the meaning of a cell's own verdict in
-its evidence panel, both escaped like any record text."""
+"""Rubrics on pages: a matrix names its rows for the legend kb.js draws under it, and claims.json
+carries each row's rubric for that legend and for the meaning of a cell's verdict in its evidence."""
 
 from __future__ import annotations
 
-from html import unescape
 
 from citecheck.lock import Lock
 from enginekb.load import load_catalog
@@ -46,27 +45,25 @@ layers:
 """
 
 
-def test_matrix_has_a_legend_and_each_cell_the_meaning_of_its_verdict(demo_project):
+def test_matrix_names_its_rows_for_the_legend_and_claims_json_carries_their_rubrics(demo_project):
     catalog = load_catalog(demo_project({"demo/a.yaml": CLAIM, "demo/cells.yaml": CELLS}))
     html = render_page("<!-- kb:cells layer=kind -->", "analysis/c.md", catalog, Lock())
-    legend = unescape(html.split('<details class="kb-rubric-legend">')[1])  # parentheses are written as references
+    rows = [d.key for d in catalog.dimensions.values() if d.layer == "kind"]
+    assert f'<details class="kb-rubric-legend" data-rows="{" ".join(rows)}">' in html  # kb.js draws it on open
+    # A cell's row names itself once; kb.js draws what the verdict means there from claims.json.
+    assert '<tr id="row-kind-unit-of-work" data-row="kind.unit-of-work">' in html
     rubric = catalog.dimensions["kind.unit-of-work"].rubric
-    for dimension in (d for d in catalog.dimensions.values() if d.layer == "kind"):
-        assert f"<dt>{dimension.title}</dt>" in legend
-    assert legend.count('<span class="kb-verdict kb-verdict-no">no</span>') == 4  # every kind row defines no
-    assert rubric.meaning("partial").split("(")[0] in legend
-    # A cell names its row; kb.js draws what the verdict means there from the rubrics in claims.json.
-    assert '<details class="kb-cell kb-verdict-partial" data-row="kind.unit-of-work"' in html
-    rows = {row["key"]: row for row in claims_json(catalog, Lock(), Stamp("c0ffee", "2026-12-03"), str)["rows"]}
-    assert rows["kind.unit-of-work"]["meanings"]["partial"] == rubric.meaning("partial")
-    assert rows["kind.unit-of-work"]["grades"] == rubric.grades
+    exported = claims_json(catalog, Lock(), Stamp("c0ffee", "2026-12-03"), str)
+    by_key = {row["key"]: row for row in exported["rows"]}
+    assert set(by_key) == set(catalog.dimensions)
+    assert by_key["kind.unit-of-work"]["meanings"]["partial"] == rubric.meaning("partial")
+    assert by_key["kind.unit-of-work"]["grades"] == rubric.grades
+    assert "do not settle this row" in exported["unknown_meaning"]  # no rubric defines unknown
 
 
-def test_rubric_text_is_escaped(demo_project):
+def test_hostile_rubric_text_stays_off_the_page(demo_project):
     root = demo_project({"demo/a.yaml": CLAIM, "demo/cells.yaml": CELLS})
     (root / "claims" / "dimensions.yaml").write_text(HOSTILE)
     catalog = load_catalog(root)
     html = render_page("<!-- kb:cells layer=kind -->", "analysis/c.md", catalog, Lock())
-    assert "<script" not in html and "<img" not in html
-    assert "<script>alert(1)</script>" in unescape(html) and "<img src=x onerror=alert(1)>" in unescape(html)
-    assert "Whether <code>run</code> exists" in html and ("&#34;quoted&#34;" in html or "&quot;quoted&quot;" in html)
+    assert "<script" not in html and "<img" not in html and "alert" not in html  # the page names rows only

@@ -8,6 +8,7 @@ import re
 
 import pytest
 import yaml
+from kbsite.pages import scenario_page
 from upstream import make_project
 
 from claimtool.cli import main as claims
@@ -213,14 +214,15 @@ def test_a_page_shows_the_answers_best_first_with_evidence_and_breakdown(tmp_pat
     breakdown = page.split("<template>")[-1].split("</template>")[0]  # the breakdown, drawn when opened
     assert breakdown.count('<td data-engine="demo">') == 2 and breakdown.index(">Other<") < breakdown.index(">Demo<")
     overview = page.split("kb-matrix kb-cells kb-scenarios")[1].split("</table>")[0]
-    assert 'href="#scenario-speak"' in overview and '<td data-engine="demo"><strong class="kb-verdict kb-verdict-no">' in overview
+    assert 'href="scenarios/speak.md#scenario-speak"' in overview  # each question has its own page and '<td data-engine="demo"><strong class="kb-verdict kb-verdict-no">' in overview
 
 
-def test_the_guide_shows_every_scenario():
+def test_the_guide_shows_every_scenario_and_each_has_its_page():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
     page = (root / "docs/analysis/choosing.md").read_text()
     for path in sorted((root / "claims/scenarios").glob("*.yaml")):
-        assert re.search(rf"<!-- kb:scenario {path.stem}[ -]", page), path.stem
-        assert re.search(rf"<!-- kb:scenarios [^>]*\b{path.stem}\b", page), path.stem  # in the overview
+        own = (root / "docs" / scenario_page(path.stem)).read_text()
+        assert own.startswith(f"<!-- kb:scenario {path.stem} heading=1 -->"), path.stem
+        assert re.search(rf"<!-- kb:scenarios [^>]*\b{path.stem}\b", page), path.stem  # in the guide's tables

@@ -92,6 +92,34 @@
     return note;
   }
 
+  // Under a matrix: what each of its rows grades and what each verdict means there.
+  function drawLegend(details) {
+    var box = element("div");
+    details.appendChild(box);
+    drawFromClaims(box, function (data) {
+      var fragment = document.createDocumentFragment(), list = element("dl");
+      details.dataset.rows.split(" ").forEach(function (key) {
+        var row = data.rows.get(key);
+        if (!row) return;
+        var meanings = element("ul");
+        Object.keys(row.meanings).forEach(function (verdict) {
+          var item = element("li");
+          item.append(element("span", "kb-verdict kb-verdict-" + verdict.replace("/", ""), verdict), " ", prose(row.meanings[verdict]));
+          meanings.appendChild(item);
+        });
+        var grades = element("span", "kb-rubric-grades");
+        grades.appendChild(prose(row.grades));
+        var definition = element("dd");
+        definition.append(grades, meanings);
+        list.append(element("dt", "", row.title), definition);
+      });
+      var unknown = element("p");
+      unknown.append(element("span", "kb-verdict kb-verdict-unknown", "unknown"), " on any row: " + data.unknownMeaning);
+      fragment.append(list, unknown);
+      return fragment;
+    });
+  }
+
   // A verdict cell's evidence: its derived label, then each claim it rests on with its text.
   function drawEvidence(details) {
     var panel = element("div", "kb-evidence");
@@ -110,7 +138,8 @@
         list.appendChild(item);
       });
       fragment.append(head, list);
-      var note = rubricNote(data, details.dataset.row, details.className.match(/kb-verdict-(\S+)/));
+      var row = details.closest("[data-row]");  // a matrix row names its comparison row once for its cells
+      var note = row && rubricNote(data, row.dataset.row, details.className.match(/kb-verdict-(\S+)/));
       if (note) fragment.appendChild(note);
       return fragment;
     });
@@ -175,6 +204,7 @@
     var template = details.querySelector(":scope > template");
     if (template) renderTemplate(template);
     if (details.dataset.evidence !== undefined) drawEvidence(details);
+    if (details.dataset.rows !== undefined) drawLegend(details);
     if (details.classList.contains("kb-cites")) drawCites(details);
   }
 

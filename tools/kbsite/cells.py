@@ -13,7 +13,6 @@ from enginekb.cells import Cell, evidence_label
 from enginekb.model import Catalog
 
 from .errors import RenderError
-from .rubrics import UNKNOWN_MEANING
 from .selection import analysed_engines
 from .templating import render_template
 from .topics import unique
@@ -54,6 +53,5 @@ def render_cells(catalog: Catalog, options: dict[str, str], used_ids: set[str]) 
     engines = analysed_engines(catalog, options.get("engine"))
     rows = [(d, unique(row_anchor(d.key), used_ids), [cell_html(catalog, e, d.key) for e in engines])
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
-    return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows,
-                           unknown_meaning=UNKNOWN_MEANING)
+    return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows)
 

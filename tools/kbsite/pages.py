@@ -24,6 +24,11 @@ SHARED_REPORTS = {
 }
 
 
+def scenario_page(scenario_id: str) -> str:
+    """Each question of the decision guide has a page of its own, as caniuse has one per feature."""
+    return f"analysis/scenarios/{scenario_id}.md"
+
+
 def engine_page(engine_id: str, report: str = "") -> str:
     """The docs path a claim lives on: its engine's page (llama.cpp -> engines/llama_cpp.md), a shared
     report's page (feasibility -> analysis/feasibility.md), or the engine's own report page

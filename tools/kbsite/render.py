@@ -89,7 +89,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
     if directive.name == "scenario":
         return render_scenario(catalog, directive.positional, directive.options, link)
     if directive.name == "scenarios":
-        return render_scenario_overview(catalog, directive.positional, directive.options)
+        return render_scenario_overview(catalog, directive.positional, directive.options, link)
     if directive.name == "numbers":
         return render_numbers(catalog, directive.options, link)
     if directive.name == "labels":

@@ -1,7 +1,7 @@
 """A row's rubric on pages: under each `kb:cells` matrix a legend of what its rows grade and what each
-verdict means there (`rubric-legend.html.j2`); a cell's evidence panel says what its own verdict
-means on its row, drawn by kb.js from the rubrics in claims.json (`exports.py`). The text comes from
-claims/dimensions.yaml and is escaped by the templates' `prose` filter."""
+verdict means there (`rubric-legend.html.j2` names the rows), and in a cell's evidence panel what its
+own verdict means on its row. kb.js draws both from the rubrics in claims.json (`exports.py`), as
+text nodes, when the reader opens them."""
 
 from __future__ import annotations
 

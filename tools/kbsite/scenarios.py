@@ -10,6 +10,7 @@ from enginekb.scenarios import Scenario, answer_label, claims_under
 
 from .cells import cell_html
 from .errors import RenderError
+from .pages import scenario_page
 from .refs import Linker, render_ref
 from .templating import render_template
 from .topics import HEADING_INERT
@@ -29,10 +30,11 @@ def scenario_named(catalog: Catalog, scenario_id: str) -> Scenario:
 
 
 def render_scenario(catalog: Catalog, positional: tuple[str, ...], options: dict[str, str], link: Linker) -> str:
-    """`kb:scenario ID [heading=2..5]`: a heading (in the table of contents) and the question's answer."""
+    """`kb:scenario ID [heading=1..5]`: a heading (the page title at 1, else in the table of contents) and
+    the question's answer."""
     level = options.get("heading", "2")
-    if len(positional) != 1 or set(options) - {"heading"} or level not in ("2", "3", "4", "5"):
-        raise RenderError("takes one scenario id and optionally heading=2..5")
+    if len(positional) != 1 or set(options) - {"heading"} or level not in ("1", "2", "3", "4", "5"):
+        raise RenderError("takes one scenario id and optionally heading=1..5")
     scenario = scenario_named(catalog, positional[0])
     title = scenario.title.translate(HEADING_INERT)
     heading = f"\n\n{'#' * int(level)} {title} {{#{scenario_anchor(scenario.id)} .kb-scenario-title}}\n\n"
@@ -65,9 +67,10 @@ def scenario_context(catalog: Catalog, scenario: Scenario, link: Linker) -> dict
     return {"scenario": scenario, "answers": answers, "figures": figures, "breakdown": breakdown}
 
 
-def render_scenario_overview(catalog: Catalog, positional: tuple[str, ...], options: dict[str, str]) -> str:
+def render_scenario_overview(catalog: Catalog, positional: tuple[str, ...], options: dict[str, str],
+                             link: Linker) -> str:
     """`kb:scenarios [ID ...]`: a row per question (those named, in that order, or all), a column per
-    engine: verdict and rank, each row linking its question on the same page."""
+    engine: verdict and rank, each row linking its question's own page."""
     if options:
         raise RenderError("takes scenario ids, no option")
     scenarios = [scenario_named(catalog, i) for i in positional] if positional else catalog.scenarios
@@ -77,6 +80,6 @@ def render_scenario_overview(catalog: Catalog, positional: tuple[str, ...], opti
     rows = []
     for scenario in scenarios:
         by_engine = {a.engine: a for a in scenario.answers}
-        rows.append({"scenario": scenario, "anchor": scenario_anchor(scenario.id),
+        rows.append({"scenario": scenario, "href": f"{link(scenario_page(scenario.id))}#{scenario_anchor(scenario.id)}",
                      "cells": [{"engine": e, "answer": by_engine.get(e)} for e in engines]})
     return render_template("scenarios.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows)
