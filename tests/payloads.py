@@ -160,6 +160,7 @@ PAGES = {
     "engines/demo.md": "# Demo\n\n<!-- kb:claims engine=demo -->\n",
     "engines/demo_models.md": "# Demo models\n\n<!-- kb:models engine=demo -->\n\n<!-- kb:claims engine=demo report=models -->\n",
     "analysis/explorer.md": "# Explorer\n\n<!-- kb:explorer -->\n",
+    "analysis/scenarios/payload.md": "<!-- kb:scenario payload heading=1 -->\n",  # each question's own page
 }
 
 

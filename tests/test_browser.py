@@ -344,7 +344,7 @@ def test_every_page_passes_axe_and_stays_within_its_element_budget(page, served_
     assert heavy == [] and problems == [], "\n".join(problems) + f"\nover {ELEMENTS_AT_LOAD} elements: {heavy}"
 
 
-def test_the_figures_page_filters_its_figure_and_artifact_tables_each_under_its_own_key(page, served_site):
+def test_the_figure_and_artifact_tables_filter_and_keep_their_filters_in_the_url(page, served_site):
     catalog = load_catalog(PROJECT)
     measured = [c for c in catalog.claims if c.measurement]
     page.goto(f"{served_site}/analysis/figures/")
@@ -352,16 +352,20 @@ def test_the_figures_page_filters_its_figure_and_artifact_tables_each_under_its_
     every.locator("select[name=page]").select_option("phone-npu")
     expected = sum(1 for c in measured if c.report == "phone-npu")
     assert every.locator(".kb-shown").inner_text() == str(expected)
-    artifacts = page.locator(".kb-artifacts")
-    artifacts.locator("select[name=status]").select_option("superseded")
-    superseded = [a for a in catalog.inventory.artifacts if a.reason == "superseded"]
-    assert artifacts.locator(".kb-shown").inner_text() == str(len(superseded))
-    assert "a-status=superseded" in page.url and "page=phone-npu" in page.url
-    page.goto(page.url)  # a shared link restores both tables
-    assert page.locator(".kb-artifacts .kb-shown").inner_text() == str(len(superseded))
+    assert "page=phone-npu" in page.url
+    page.goto(page.url)  # a shared link restores the filter
+    assert page.locator(".kb-measurements .kb-shown").last.inner_text() == str(expected)
     row = page.locator(".kb-measurements-table tr:not([hidden])").last
     row.get_by_text("provenance").click()  # the provenance is one tap away, on the record's own page
     record = page.locator(".kb-measurements-table tr:target")
     assert "phone_npu" in page.url and record.count() == 1
     record.locator("summary").click()
     assert record.locator(".kb-provenance-list").is_visible()
+    page.goto(f"{served_site}/analysis/artifacts/")
+    artifacts = page.locator(".kb-artifacts")
+    artifacts.locator("select[name=status]").select_option("superseded")
+    superseded = [a for a in catalog.inventory.artifacts if a.reason == "superseded"]
+    assert artifacts.locator(".kb-shown").inner_text() == str(len(superseded))
+    assert "a-status=superseded" in page.url
+    page.goto(page.url)
+    assert page.locator(".kb-artifacts .kb-shown").inner_text() == str(len(superseded))

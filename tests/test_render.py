@@ -1,12 +1,16 @@
 """Rendering pages from the records: escaping, permalinks, and failures on unknown names."""
 
+from pathlib import Path
+
 import pytest
 
 from citecheck.lock import Lock, cite_entry, cite_key
 from enginekb.load import load_catalog
-from enginekb.model import claim_anchor
+from enginekb.model import LABEL_MARKS, claim_anchor
 from kbsite.exports import claim_record
 from kbsite.render import RenderError, engine_page, render_page
+
+PROJECT = Path(__file__).resolve().parent.parent
 
 CLAIMS = """
 - id: demo/net
@@ -37,7 +41,11 @@ def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
     catalog, lock = site
     html = render_page("# Demo\n\n<!-- kb:claims engine=demo -->\n", "engines/demo.md", catalog, lock)
     # The label is a word and a mark, not a colour alone.
-    assert '<span class="kb-label kb-label-verified"><span aria-hidden="true">\u2714</span> Verified</span>' in html
+    assert '<span class="kb-label kb-label-verified kb-mark">Verified</span>' in html
+    css = (PROJECT / "docs/assets/kb.css").read_text()
+    for label, mark in LABEL_MARKS.items():  # the mark each badge draws is the label's own
+        escaped = mark if mark in "?#" else "\\" + format(ord(mark), "X")
+        assert f'.kb-mark.kb-label-{label}::before {{ content: "{escaped}" / ""; }}' in css
     assert "<script>" not in html and "&lt;script&gt;alert&#40;1&#41;&lt;/script&gt; &amp; friends" in html
     assert "<code>Net::load</code>" in html  # backticks become code, after escaping
     assert "<b>" not in html and "&lt;b&gt;directories&lt;/b&gt;" in html
@@ -51,7 +59,7 @@ def test_claims_render_with_badge_escaped_text_and_a_pinned_permalink(site):
     # search text: each claim has a search entry of its own.
     assert '<section class="kb-claims kb-later" data-search-exclude><template>' in html
     assert "Count: <strong>2</strong>, recomputed at the pin as directories matching <code>src/backends/*</code>" in html
-    assert '<span aria-hidden="true">?</span> Unknown</span>' in html
+    assert '<span class="kb-label kb-label-unknown kb-mark">Unknown</span>' in html
 
 
 def test_filters_select_claims(site):

@@ -140,8 +140,8 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: L
     `keep_order` (a list of ids the page chose), in the page's order, grouped by runs of one dimension.
 
     With `topics` (the topic ids the page already has), each group opens with a topic heading of
-    `level` and its claims wait in a <template> that kb.js renders as the topic nears the screen (a
-    long engine page stays light); without, a list spanning several dimensions has plain group titles.
+    `level`; without, a list spanning several dimensions has plain group titles. Either way the claims
+    wait in a <template> that kb.js renders as they near the screen, so a long page stays light.
     Claim lists are left out of the page's search entries: each claim has its own (exports.py).
     """
     order = {key: index for index, key in enumerate(catalog.dimensions)}
@@ -156,7 +156,7 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: L
         })
     grouped = len(sections) > 1
     if topics is None:
-        return render_template("claims.html.j2", sections=sections, grouped=grouped)
+        return render_template("claims.html.j2", sections=sections, grouped=grouped, later=True)
     engines = sorted({c.engine for c in claims})
     return "".join(
         topic_heading(dimension, unique(topic_anchor(engines, dimension.key), topics), level)
