@@ -29,6 +29,9 @@ def scenario_named(catalog: Catalog, scenario_id: str) -> Scenario:
     return scenario
 
 
+PAGE_TITLE_INERT = str.maketrans({"<": "\u2039", ">": "\u203a"})
+
+
 def render_scenario(catalog: Catalog, positional: tuple[str, ...], options: dict[str, str], link: Linker) -> str:
     """`kb:scenario ID [heading=1..5]`: a heading (the page title at 1, else in the table of contents) and
     the question's answer."""
@@ -36,7 +39,10 @@ def render_scenario(catalog: Catalog, positional: tuple[str, ...], options: dict
     if len(positional) != 1 or set(options) - {"heading"} or level not in ("1", "2", "3", "4", "5"):
         raise RenderError("takes one scenario id and optionally heading=1..5")
     scenario = scenario_named(catalog, positional[0])
-    title = scenario.title.translate(HEADING_INERT)
+    title = scenario.title
+    if level == "1":  # MkDocs takes a page's title from its first heading, unescaped, and the theme prints
+        title = title.translate(PAGE_TITLE_INERT)  # it as markup in the nav: no angle brackets there
+    title = title.translate(HEADING_INERT)
     heading = f"\n\n{'#' * int(level)} {title} {{#{scenario_anchor(scenario.id)} .kb-scenario-title}}\n\n"
     return heading + render_template("scenario.html.j2", **scenario_context(catalog, scenario, link))
 
