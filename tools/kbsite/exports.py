@@ -94,15 +94,15 @@ def _cell(value) -> str:
 
 
 def search_entries(catalog: Catalog, url_of) -> list[dict]:
-    """One search entry per claim: its id first in the title, so that searching an id finds it first."""
+    """One search entry per claim: its id first in the title, so that searching an id finds it first. The
+    row's title is left out: each engine page's topic headings are in the index once already."""
     entries = []
     for claim in catalog.claims:
         engine = catalog.engines[claim.engine]
-        dimension = catalog.dimensions[claim.dimension]
         entries.append({
             "location": f"{url_of(engine_page(claim.engine, claim.report))}#{claim_anchor(claim.id)}",
             # The index holds HTML fragments: everything from a record is escaped.
             "title": html.escape(f"{claim.id} ({LABEL_TITLES[claim.label]}, {engine.name})"),
-            "text": html.escape(f"{plain(claim.text)} ({dimension.title})"),
+            "text": html.escape(plain(claim.text)),
         })
     return entries
