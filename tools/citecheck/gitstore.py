@@ -76,6 +76,7 @@ class GitStore:
         self.repo.git.set_persistent_git_options(no_replace_objects=True)
         self.timeout = git_timeout(READ_TIMEOUT)
         self._stderr: deque[str] = deque(maxlen=20)  # the last lines the long-lived processes wrote
+        self._stderr_lock = threading.Lock()  # drain threads append while a failing read looks at them
         self._deadline: float | None = None
         self._timed_out = False
         self._closed = threading.Event()
@@ -96,7 +97,8 @@ class GitStore:
 
     def _drain(self, stream) -> None:
         for line in iter(stream.readline, b""):
-            self._stderr.append(line.decode("utf-8", "replace").strip())
+            with self._stderr_lock:
+                self._stderr.append(line.decode("utf-8", "replace").strip())
 
     def _watch(self) -> None:
         """Kill the long-lived processes when an operation passes its deadline: their reads then end."""
@@ -120,7 +122,8 @@ class GitStore:
         """What git said about a damaged repository while reading, if it said anything. Called after
         a failed lookup: git writes its error before its answer, the thread may still be reading it."""
         for _ in range(5):
-            said = [line for line in self._stderr if any(word in line for word in DAMAGE)]
+            with self._stderr_lock:
+                said = [line for line in self._stderr if any(word in line for word in DAMAGE)]
             if said:
                 return said[-1]
             time.sleep(0.01)
