@@ -357,8 +357,10 @@ def test_the_figure_and_artifact_tables_filter_and_keep_their_filters_in_the_url
     assert page.locator(".kb-measurements .kb-shown").last.inner_text() == str(expected)
     row = page.locator(".kb-measurements-table tr:not([hidden])").last
     row.get_by_text("provenance").click()  # the provenance is one tap away, on the record's own page
+    page.wait_for_url("**/phone_npu/#claim-*")
     record = page.locator(".kb-measurements-table tr:target")
-    assert "phone_npu" in page.url and record.count() == 1
+    record.wait_for()  # the record's row on its own page is the target
+    assert record.count() == 1
     record.locator("summary").click()
     assert record.locator(".kb-provenance-list").is_visible()
     page.goto(f"{served_site}/analysis/artifacts/")
