@@ -13,6 +13,9 @@ from .model import Rubric
 from .problems import Problem
 from .yamlfile import LocatedYaml
 
+# `unknown` is allowed on every row, so no rubric defines it; it means the same everywhere.
+UNKNOWN_MEANING = "The claims at the pin do not settle this row for the engine."
+
 GRADED = ("yes", "partial", "no")
 MEANING_FIELDS = (*GRADED, "n/a")
 SHAPE = ("rubric: {grades: what the row grades, yes: ..., partial: ..., no: ...} (n/a optional), "

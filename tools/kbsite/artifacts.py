@@ -9,9 +9,8 @@ from enginekb.artifacts import citing
 from enginekb.model import Catalog
 
 from .errors import RenderError
-from .measurements import source_url
 from .refs import Linker, render_ref
-from .templating import render_template
+from .templating import https_url, render_template
 
 REASON_TITLES = {"retracted": "retracted", "superseded": "superseded", "duplicate": "duplicate", "no-figure": "no figure",
                  "later-commit": "later commit", "not-read": "not read"}
@@ -27,10 +26,9 @@ def render_artifacts(catalog: Catalog, options: dict[str, str], link: Linker) ->
     for artifact in inventory.artifacts:
         records = citing(inventory, artifact, catalog)
         status = "used" if records else artifact.reason
-        source = {"repository": inventory.repository, "commit": artifact.commit,
-                  "path": artifact.path.rstrip("/")}
-        rows.append({"artifact": artifact, "status": status, "url": source_url(source).replace("/blob/", "/tree/", 1)
-                     if artifact.is_folder else source_url(source),
+        url = https_url(inventory.repository, "tree" if artifact.is_folder else "blob", artifact.commit,
+                        artifact.path.rstrip("/"))
+        rows.append({"artifact": artifact, "status": status, "url": url,
                      "refs": [render_ref(claim, link, short=True) for claim in records]})
     counts = Counter(row["status"] for row in rows)
     statuses = [("used", "used")] + [(key, title) for key, title in REASON_TITLES.items() if counts[key]]

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from citecheck.lock import Lock, cite_key
 from enginekb.model import LABEL_MARKS, LABEL_TITLES, LABELS, Catalog, Claim, claim_anchor
+from enginekb.rubric import UNKNOWN_MEANING
 
 from .pages import engine_page
-from .rubrics import UNKNOWN_MEANING
 from .templating import plain
 
 

@@ -9,7 +9,6 @@ filters the rows (engine, page, free text) as it does the claims explorer.
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
 
 from enginekb.model import Catalog, Claim
 
@@ -17,12 +16,7 @@ from .errors import RenderError
 from .pages import engine_page
 from .refs import Linker, claim_href
 from .selection import claim_named
-from .templating import render_template
-
-
-def source_url(source: dict) -> str:
-    """The artifact on its host: repository/blob/commit/path, the path percent-encoded."""
-    return f"{source['repository'].rstrip('/')}/blob/{source['commit']}/{quote(source['path'], safe='/')}"
+from .templating import https_url, render_template
 
 
 def first_clause(text: str, at: str = r";|,\s| \(") -> str:
@@ -66,7 +60,8 @@ def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[st
         "claim": claim, "href": claim_href(claim, link), "p": claim.provenance,
         "machine": first_clause(claim.provenance["machine"]), "model": first_clause(claim.provenance["model"]),
         "quantisation": first_clause(claim.provenance["quantisation"]), "threads": first_clause(claim.provenance["threads"], r";| \("),
-        "url": source_url(claim.provenance["source"]),
+        "url": https_url(claim.provenance["source"]["repository"], "blob", claim.provenance["source"]["commit"],
+                         claim.provenance["source"]["path"]),
         "page": claim.report, "engine": catalog.engines[claim.engine].name,
     } for claim in claims]
     page_titles = [(report, engine_page("", report).rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "))
