@@ -13,6 +13,7 @@ from typing import Any
 from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
 from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
+from .ledger import LEDGER_FILE, LEDGER_SCHEMA_FILE, check_ledgers, load_ledger
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
 from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, check_scenarios, load_scenario
@@ -75,12 +76,18 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             located = read_records(path, problems, store)
             if located is not None:
                 catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
+        elif path.name == LEDGER_FILE and path.parent.parent == claims_dir:
+            located = read_records(path, problems, store)
+            ledger = located and load_ledger(located, path.parent.name, claims_dir / LEDGER_SCHEMA_FILE, problems)
+            if ledger:
+                catalog.ledgers[ledger.engine] = ledger
         else:
             catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store, rows_known))
     store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems, rows_known)
     check_scenarios(catalog, problems)
+    check_ledgers(catalog, problems)
     if catalog.inventory is not None:
         check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)
     if problems:

@@ -10,6 +10,7 @@ import posixpath
 from collections import Counter
 
 from citecheck.lock import Lock, cite_key
+from enginekb.ledger import reading_of
 from enginekb.model import LABELS, Catalog, Claim
 
 from .artifacts import render_artifacts
@@ -153,6 +154,7 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: L
             "claim": claim, "cites": _locked_cites(claim, lock),
             "query": describe_query(claim.count.how) if claim.count else "",
             "rests_on": [render_ref(claim_named(catalog, other), link) for other in claim.rests_on],
+            "read_twice": reading_of(catalog, claim)[0] == "read",
         })
     grouped = len(sections) > 1
     if topics is None:
