@@ -6,12 +6,15 @@ import json
 from collections import Counter
 
 from enginekb.cells import evidence_label
+from enginekb.ledger import second_reads
+from enginekb.study_coverage import coverage_stats
 from enginekb.model import LABELS, Catalog
 
 
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
-    "scenarios": {scenario: {engine: verdict}}}."""
+    "scenarios": {scenario: {engine: verdict}}, "second_reads": {engine: {verified, read, stale}},
+    "study_coverage": {study document: {statements, recorded}}}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -31,7 +34,8 @@ def compute_stats(catalog: Catalog) -> dict:
             "cell_labels": dict(Counter(evidence_label(cell, catalog) for cell in mine)),
         }
     scenarios = {s.id: {answer.engine: answer.verdict for answer in s.answers} for s in catalog.scenarios}
-    return {"engines": stats, "cells": cells, "scenarios": scenarios}
+    return {"engines": stats, "cells": cells, "scenarios": scenarios, "second_reads": second_reads(catalog),
+            "study_coverage": coverage_stats(catalog)}
 
 
 def format_text(result: dict) -> str:
@@ -59,6 +63,10 @@ def format_text(result: dict) -> str:
             verdicts = ", ".join(f"{n} {v}" for v, n in sorted(s["cell_verdicts"].items()))
             lines.append(f"{engine}: {s['cells']}/{s['dimensions_total']} cells ({verdicts})"
                          + (f"; no cell for {', '.join(s['cells_missing'])}" if s["cells_missing"] else ""))
+    lines.append("")
+    for engine, reads in result["second_reads"].items():
+        lines.append(f"{engine}: {reads['read']} of {reads['verified']} Verified claims read twice"
+                     + (f", {reads['stale']} stale" if reads["stale"] else ""))
     return "\n".join(lines)
 
 
