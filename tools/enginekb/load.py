@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
-from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
+from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, check_shared_verdicts, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
@@ -46,10 +46,10 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     problems: list[Problem] = []
     engines = load_engines(claims_dir / ENGINES_FILE, problems, store)
     before = len(problems)
-    layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
+    layers, dimensions, rules = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
     # A dimensions file with errors may leave rows out: a record naming one is not a second error.
     rows_known = len(problems) == before
-    catalog = Catalog(root, engines, layers, dimensions)
+    catalog = Catalog(root, engines, layers, dimensions, rules=rules)
     if SCENARIOS_DIR in engines:
         problems.append(Problem(claims_dir / ENGINES_FILE, 1, SCENARIOS_DIR,
                                 f"engine id {SCENARIOS_DIR!r} is taken: claims/{SCENARIOS_DIR}/ holds the scenarios"))
@@ -80,6 +80,8 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems, rows_known)
+    if rows_known:
+        check_shared_verdicts(catalog, claims_dir / DIMENSIONS_FILE, problems)
     check_scenarios(catalog, problems)
     if catalog.inventory is not None:
         check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)

@@ -53,6 +53,8 @@ class Rubric:
 
     grades: str
     meanings: tuple[tuple[str, str], ...]  # (verdict, what it means on this row), in the order written
+    rules: tuple[str, ...] = ()  # ids of the rules of grading this row applies (Catalog.rules)
+    note: str | None = None  # why one verdict on every engine is the finding, where it is
 
     @property
     def verdicts(self) -> tuple[str, ...]:
@@ -63,6 +65,15 @@ class Rubric:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """A rule of grading: how every row settles one recurring question (inheritance, example code ...)."""
+
+    id: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Dimension:
     key: str
     title: str
@@ -70,6 +81,7 @@ class Dimension:
     layer_title: str
     related: tuple[str, ...] = ()  # other dimensions whose claims a cell of this one may rest on
     rubric: Rubric | None = None  # None only when dimensions.yaml gives none (a lint error)
+    line: int = 0  # where the row stands in dimensions.yaml
 
 
 @dataclass(frozen=True)
@@ -153,6 +165,7 @@ class Catalog:
     cells: list = field(default_factory=list)  # enginekb.cells.Cell, one per engine and row
     inventory: object = None  # enginekb.artifacts.Inventory: the study's artifacts, when claims/ lists them
     scenarios: list = field(default_factory=list)  # enginekb.scenarios.Scenario, one per question
+    rules: dict[str, Rule] = field(default_factory=dict)  # the rules of grading, by id, in the order written
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)
@@ -170,4 +183,4 @@ class Catalog:
             for claim in self.claims
         ]
         return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.inventory,
-                       self.scenarios)
+                       self.scenarios, self.rules)
