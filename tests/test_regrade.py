@@ -87,6 +87,8 @@ def test_the_form_carries_rubric_rules_and_claims_but_no_verdict(demo_project, c
     assert library["cites"] == ["src/net.cpp : Net::load"]
     code, out, _ = run(root, "kind.category", "--format", "json", capsys=capsys)
     assert code == 0 and [row["row"] for row in json.loads(out)["rows"]] == ["kind.category"]
+    _, out, _ = run(root, "platform.android", capsys=capsys)  # claims on related rows bear on it: named there
+    assert "device.accelerators" in yaml.safe_load(out)["rows"][0]["related_rows"]
 
 
 def test_compare_gives_agreement_and_kappa_computed_by_hand(demo_project, capsys, tmp_path):

@@ -25,9 +25,10 @@ from enginekb.yamlfile import YamlError, load_yaml
 
 FORM = "enginekb-regrade"
 INSTRUCTIONS = (
-    "Grade each engine on each row from the claims listed under it and nothing else: set `verdict` to one of "
-    "the verdicts the row's `meanings` define, or `unknown` when the claims do not settle it. Apply the rules "
-    "a row names (they are written out under `rules`). A verdict rests on Verified, repo-reported or measured "
+    "Grade each engine on each row from the claims in this form and nothing else: those listed under the row "
+    "and engine, and the engine's claims under the row's `related_rows`, which bear on it too. Set `verdict` to "
+    "one of the verdicts the row's `meanings` define, or `unknown` when the claims do not settle it. Apply the "
+    "rules the row names (written out under `rules`). A verdict rests on Verified, repo-reported or measured "
     "claims; an Inferred claim supports a verdict only as Inferred, and a Proposal is a design suggestion, "
     "never evidence. Leave a verdict blank to skip it. Then run `claims regrade --compare THIS-FILE`.")
 LABEL_MEANINGS = {
@@ -91,6 +92,7 @@ def blank_form(catalog: Catalog, selector: str | None = None) -> dict:
         "rows": [{
             "row": row.key, "title": row.title, "layer": row.layer_title, "grades": row.rubric.grades,
             "meanings": dict(row.rubric.meanings), "rules": list(row.rubric.rules),
+            "related_rows": [key for key in row.related if key != row.key],
             "engines": [{"engine": engine, "name": catalog.engines[engine].name, "verdict": "",
                          "claims": [_claim_entry(c) for c in evidence_for(catalog, engine, row)]}
                         for engine in catalog.engines if catalog.engine_claims(engine)],

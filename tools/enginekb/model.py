@@ -79,7 +79,7 @@ class Dimension:
     title: str
     layer: str
     layer_title: str
-    related: tuple[str, ...] = ()  # other dimensions whose claims a cell of this one may rest on
+    related: tuple[str, ...] = ()  # other rows whose claims bear on this one (`claims regrade` points the grader there)
     rubric: Rubric | None = None  # None only when dimensions.yaml gives none (a lint error)
     line: int = 0  # where the row stands in dimensions.yaml
 
