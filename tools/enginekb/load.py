@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
-from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
+from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, check_shared_verdicts, load_cells
 from .disagreements import DISAGREEMENTS_FILE, DISAGREEMENTS_SCHEMA_FILE, check_disagreements, load_disagreements
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .ledger import LEDGER_FILE, LEDGER_SCHEMA_FILE, check_ledgers, load_ledger
@@ -49,10 +49,10 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     problems: list[Problem] = []
     engines = load_engines(claims_dir / ENGINES_FILE, problems, store)
     before = len(problems)
-    layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
+    layers, dimensions, rules = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
     # A dimensions file with errors may leave rows out: a record naming one is not a second error.
     rows_known = len(problems) == before
-    catalog = Catalog(root, engines, layers, dimensions)
+    catalog = Catalog(root, engines, layers, dimensions, rules=rules)
     for reserved, holds in ((SCENARIOS_DIR, "the scenarios"), (COVERAGE_DIR, "the study's coverage")):
         if reserved in engines:
             problems.append(Problem(claims_dir / ENGINES_FILE, 1, reserved,
@@ -99,6 +99,8 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems, rows_known)
+    if rows_known:
+        check_shared_verdicts(catalog, claims_dir / DIMENSIONS_FILE, problems)
     check_scenarios(catalog, problems)
     check_ledgers(catalog, problems)
     check_coverage(catalog, problems)
