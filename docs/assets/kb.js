@@ -49,7 +49,10 @@
         data.claims.forEach(function (claim) { byId.set(claim.id, claim); });
         data.labels.forEach(function (label) { labels[label.id] = label; });
         data.rows.forEach(function (row) { rows.set(row.key, row); });
-        return {claims: data.claims, byId: byId, labels: labels, rows: rows, unknownMeaning: data.unknown_meaning};
+        var rules = new Map();
+        (data.rules || []).forEach(function (rule) { rules.set(rule.id, rule); });
+        return {claims: data.claims, byId: byId, labels: labels, rows: rows, rules: rules,
+                unknownMeaning: data.unknown_meaning};
       });
       claimsPromise.catch(function () { claimsPromise = null; });  // a later tap tries again
     }
@@ -111,6 +114,20 @@
         grades.appendChild(prose(row.grades));
         var definition = element("dd");
         definition.append(grades, meanings);
+        if (row.note) {
+          var note = element("p", "kb-rubric-why");
+          note.append(element("strong", "", "Why one verdict: "), prose(row.note));
+          definition.appendChild(note);
+        }
+        if (row.rules && row.rules.length) {
+          var applied = element("p", "kb-rubric-rules", "Rules applied: ");
+          row.rules.forEach(function (id, index) {
+            var rule = data.rules.get(id), link = element("a", "", rule ? rule.title : id);
+            link.href = "#rule-" + id;  // kb:rules on the same page gives each rule this anchor
+            applied.append(index ? ", " : "", link);
+          });
+          definition.appendChild(applied);
+        }
         list.append(element("dt", "", row.title), definition);
       });
       var unknown = element("p");

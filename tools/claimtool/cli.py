@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import LABELS
 from enginekb.problems import CatalogError
 
-from . import grep, lint, review, stats
+from . import grep, lint, regrade, review, stats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
     show_one.add_argument("ids", nargs="+", metavar="ID")
     advise = commands.add_parser("review", help="Verified claims worth a second look (absolute words, absences)")
     advise.add_argument("--engine")
+    blind = commands.add_parser("regrade", help="a blind regrading form without the verdicts, or --compare a "
+                                                "filled one with the cells (agreement, Cohen's kappa)")
+    blind.add_argument("row", nargs="?", help="a row key or a layer key (default: every graded row)")
+    blind.add_argument("--compare", metavar="FILE", help="a filled form (YAML or JSON) to compare with the cells")
+    blind.add_argument("--format", choices=("yaml", "text", "json"),
+                       help="the form: yaml (default) or json; the comparison: text (default) or json")
     check = commands.add_parser("lint", help="load every record and report every problem")
     check.add_argument("--format", choices=lint.FORMATS, default="text",
                        help="text (default), github (workflow-command annotations) or junit (XML)")
@@ -88,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
         print("\n\n".join(show.format_claim(catalog.claim(claim_id), catalog, lock) for claim_id in args.ids))
         return 0
+    if args.command == "regrade":
+        return run_regrade(args, catalog)
     if args.engine and args.engine not in catalog.engines:
         print(f"claims: unknown engine {args.engine} (engines: {', '.join(catalog.engines)})", file=sys.stderr)
         return 2
@@ -104,6 +113,29 @@ def run(args: argparse.Namespace) -> int:
     if found:
         print(grep.format_json(found) if args.format == "json" else grep.format_text(found))
     return 0 if found else 1
+
+
+def run_regrade(args: argparse.Namespace, catalog) -> int:
+    if args.compare:
+        if args.row or args.format == "yaml":
+            print("claims regrade --compare FILE takes no row and --format text or json", file=sys.stderr)
+            return 2
+        try:
+            grades = regrade.read_grades(Path(args.compare), catalog)
+        except regrade.FormError as error:
+            print(lint.format_text(error.problems), file=sys.stderr)
+            return 2
+        result = regrade.compare(catalog, grades)
+        print(json.dumps(result, indent=1) if args.format == "json" else regrade.format_comparison(result))
+        return 0
+    if args.format == "text":
+        print("claims regrade: the form is yaml or json", file=sys.stderr)
+        return 2
+    if args.row and not regrade.graded_rows(catalog, args.row):
+        print(f"claims regrade: {args.row} is neither a graded row nor a layer", file=sys.stderr)
+        return 2
+    print(regrade.format_form(regrade.blank_form(catalog, args.row), args.format or "yaml"))
+    return 0
 
 
 if __name__ == "__main__":

@@ -7,12 +7,14 @@ from collections import Counter
 
 from enginekb.cells import evidence_label
 from enginekb.ledger import second_reads
+from enginekb.study_coverage import coverage_stats
 from enginekb.model import LABELS, Catalog
 
 
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
-    "scenarios": {scenario: {engine: verdict}}, "second_reads": {engine: {verified, read, stale}}}."""
+    "scenarios": {scenario: {engine: verdict}}, "second_reads": {engine: {verified, read, stale}},
+    "study_coverage": {study document: {statements, recorded}}}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -32,7 +34,8 @@ def compute_stats(catalog: Catalog) -> dict:
             "cell_labels": dict(Counter(evidence_label(cell, catalog) for cell in mine)),
         }
     scenarios = {s.id: {answer.engine: answer.verdict for answer in s.answers} for s in catalog.scenarios}
-    return {"engines": stats, "cells": cells, "scenarios": scenarios, "second_reads": second_reads(catalog)}
+    return {"engines": stats, "cells": cells, "scenarios": scenarios, "second_reads": second_reads(catalog),
+            "study_coverage": coverage_stats(catalog)}
 
 
 def format_text(result: dict) -> str:

@@ -1,8 +1,10 @@
 """Verdict cells: claims/<engine>/cells.yaml, one answer per comparison row and engine.
 
 A cell says `yes`, `partial`, `no`, `unknown` or `n/a` in one line and rests on claims of its own
-engine, on its own row or on a row its layer names as related. Its evidence label is derived: the
-weakest label among those claims. A `no` must rest on a claim that states the absence.
+engine: the decisive claim, wherever its row is (a claim filed under kernel.extension may decide
+deploy.add-op). Its evidence label is derived: the weakest label among those claims, so a verdict
+that rests on an Inferred claim is labelled Inferred. A Proposal is a design suggestion of ours, not
+evidence: a cell never rests on one. A `no` must rest on a claim that states the absence.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def _name(engine: str, data: list, index) -> str:
 def check_cells(catalog: Catalog, problems: list[Problem], rows_known: bool) -> None:
     """What the schema cannot know: the row exists (unless the dimensions file has errors of its
     own, `rows_known` false), once per engine; its rubric defines the verdict; the claims exist, are
-    the engine's, sit on this row or a related one; a `no` rests on a claim of absence."""
+    the engine's and are evidence (no Proposal); a `no` rests on a claim of absence."""
     seen: dict[str, Cell] = {}
     for cell in catalog.cells:
         def problem(message: str) -> None:
@@ -89,7 +91,6 @@ def check_cells(catalog: Catalog, problems: list[Problem], rows_known: bool) -> 
         if rubric and cell.verdict != "unknown" and cell.verdict not in rubric.verdicts:
             problem(f"verdict {cell.verdict!r}: the rubric of {cell.dimension} defines only "
                     f"{', '.join(rubric.verdicts)} (and unknown)")
-        allowed = {cell.dimension, *dimension.related}
         claims = []
         for claim_id in cell.rests_on:
             claim = catalog.claim(claim_id)
@@ -100,9 +101,25 @@ def check_cells(catalog: Catalog, problems: list[Problem], rows_known: bool) -> 
                 problem(f"rests_on: {claim_id} is a claim of {claim.engine}, not of {cell.engine}")
             elif row is None:
                 continue  # the claim's unknown dimension is its own error, on its line
-            elif claim.dimension not in allowed and row.layer != dimension.layer:
-                problem(f"rests_on: {claim_id} is on {claim.dimension}, unrelated to {cell.dimension}")
+            elif claim.label == "proposal":
+                problem(f"rests_on: {claim_id} is a Proposal, a design suggestion of ours: it never supports or "
+                        "labels a verdict (rest the cell on the claims the proposal rests on)")
             else:
                 claims.append(claim)
         if cell.verdict == "no" and claims and not any(c.absence for c in claims):
             problem("a `no` rests on at least one claim that states the absence (absence: true)")
+
+
+def check_shared_verdicts(catalog: Catalog, dimensions_path: Path, problems: list[Problem]) -> None:
+    """A graded row on which every engine has a cell and all give the same verdict tells a reader
+    nothing unless its rubric's `note` says why that is the finding."""
+    engines = set(catalog.engines)
+    for dimension in catalog.dimensions.values():
+        rubric = dimension.rubric
+        if rubric is None or "yes" not in rubric.verdicts or rubric.note or len(engines) < 2:
+            continue
+        verdicts = {c.engine: c.verdict for c in catalog.cells if c.dimension == dimension.key}
+        if set(verdicts) == engines and len(set(verdicts.values())) == 1:
+            problems.append(Problem(dimensions_path, dimension.line, dimension.key,
+                                    f"every engine's verdict is {next(iter(verdicts.values()))!r}: re-aim the "
+                                    "rubric at a distinction, or say in rubric.note why one verdict is the finding"))

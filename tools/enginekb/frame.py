@@ -7,9 +7,10 @@ import datetime
 import re
 from pathlib import Path
 
-from .model import Dimension, Engine
+from .model import Dimension, Engine, Rule
 from .problems import Problem
 from .rubric import read_rubric
+from .rules import read_rules
 from .yamlfile import LocatedYaml, YamlError, load_yaml
 
 ENGINE_FIELDS = ("id", "name", "repository", "pin", "pin_date", "licence", "study_commit")
@@ -85,16 +86,19 @@ def _engine_field_problems(values: dict[str, str]) -> list[tuple[str, str]]:
     return found
 
 
-def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[list[tuple[str, str]], dict[str, Dimension]]:
+def load_dimensions(path: Path, problems: list[Problem], store=None
+                    ) -> tuple[list[tuple[str, str]], dict[str, Dimension], dict[str, Rule]]:
+    """The layers, their rows and the rules of grading the rows' rubrics name."""
     located = read_records(path, problems, store)
     layers: list[tuple[str, str]] = []
     dimensions: dict[str, Dimension] = {}
     if located is None:
-        return layers, dimensions
+        return layers, dimensions, {}
+    rules = read_rules(located, problems)
     entries = located.data.get("layers") if isinstance(located.data, dict) else None
     if not isinstance(entries, list):
         problems.append(Problem(path, 1, "-", "expected a mapping with a list `layers`"))
-        return layers, dimensions
+        return layers, dimensions, rules
     shape = ("a layer has key, title and dimensions (a list of {key, title, rubric}), all strings, and optionally "
              "related (a list of dimension keys)")
     broken = False
@@ -119,9 +123,9 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
             if dimension["key"] in dimensions:
                 problems.append(Problem(path, where, "-", f"duplicate dimension {dimension['key']}"))
             rubric = read_rubric(dimension.get("rubric"), located, ("layers", index, "dimensions", position),
-                                 dimension["key"], problems)
+                                 dimension["key"], problems, rules)
             dimensions[dimension["key"]] = Dimension(dimension["key"], dimension["title"], layer["key"], layer["title"],
-                                                     tuple(related), rubric)
+                                                     tuple(related), rubric, where)
     # With a layer unread its rows are unknown: naming them is not a second error.
     for dimension in dimensions.values() if not broken else ():
         for other in dimension.related:
@@ -129,7 +133,7 @@ def load_dimensions(path: Path, problems: list[Problem], store=None) -> tuple[li
                 problems.append(Problem(path, 1, "-", f"layer {dimension.layer}: related names unknown dimension {other!r}"))
     if not dimensions:
         problems.append(Problem(path, 1, "-", "no dimensions defined"))
-    return layers, dimensions
+    return layers, dimensions, rules
 
 
 def _strings(mapping: dict, *keys: str) -> bool:

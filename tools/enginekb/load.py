@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
-from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
+from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, check_shared_verdicts, load_cells
+from .disagreements import DISAGREEMENTS_FILE, DISAGREEMENTS_SCHEMA_FILE, check_disagreements, load_disagreements
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .ledger import LEDGER_FILE, LEDGER_SCHEMA_FILE, check_ledgers, load_ledger
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
@@ -20,6 +21,7 @@ from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, check_scenarios, loa
 from .schema import ClaimsSchema
 from .scope import generalisations
 from .store import RecordStore, default_directory
+from .study_coverage import COVERAGE_DIR, COVERAGE_SCHEMA_FILE, check_coverage, load_coverage
 from .yamlfile import LocatedYaml, YamlError, read_text
 
 CLAIMS_DIR = "claims"
@@ -47,13 +49,14 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     problems: list[Problem] = []
     engines = load_engines(claims_dir / ENGINES_FILE, problems, store)
     before = len(problems)
-    layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
+    layers, dimensions, rules = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
     # A dimensions file with errors may leave rows out: a record naming one is not a second error.
     rows_known = len(problems) == before
-    catalog = Catalog(root, engines, layers, dimensions)
-    if SCENARIOS_DIR in engines:
-        problems.append(Problem(claims_dir / ENGINES_FILE, 1, SCENARIOS_DIR,
-                                f"engine id {SCENARIOS_DIR!r} is taken: claims/{SCENARIOS_DIR}/ holds the scenarios"))
+    catalog = Catalog(root, engines, layers, dimensions, rules=rules)
+    for reserved, holds in ((SCENARIOS_DIR, "the scenarios"), (COVERAGE_DIR, "the study's coverage")):
+        if reserved in engines:
+            problems.append(Problem(claims_dir / ENGINES_FILE, 1, reserved,
+                                    f"engine id {reserved!r} is taken: claims/{reserved}/ holds {holds}"))
     for path in sorted(claims_dir.rglob("*")):
         if path.suffix not in (".yaml", ".yml"):
             continue
@@ -64,9 +67,19 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
                 located = read_records(path, problems, store)
                 if located is not None:
                     catalog.inventory = load_inventory(located, claims_dir / ARTIFACTS_SCHEMA_FILE, problems)
+            elif path.name == DISAGREEMENTS_FILE:
+                located = read_records(path, problems, store)
+                if located is not None:
+                    catalog.disagreements = load_disagreements(located, claims_dir / DISAGREEMENTS_SCHEMA_FILE, problems)
             elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
-                                                      f"{DIMENSIONS_FILE} and {ARTIFACTS_FILE} stand directly in claims/"))
+                                                      f"{DIMENSIONS_FILE}, {ARTIFACTS_FILE} and {DISAGREEMENTS_FILE} "
+                                                      "stand directly in claims/"))
+        elif path.parent == claims_dir / COVERAGE_DIR:
+            located = read_records(path, problems, store)
+            coverage = located and load_coverage(located, claims_dir / COVERAGE_SCHEMA_FILE, problems)
+            if coverage:
+                catalog.study_coverage.append(coverage)
         elif path.parent == claims_dir / SCENARIOS_DIR:
             located = read_records(path, problems, store)
             scenario = located and load_scenario(located, claims_dir / SCENARIO_SCHEMA_FILE, problems)
@@ -86,8 +99,12 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems, rows_known)
+    if rows_known:
+        check_shared_verdicts(catalog, claims_dir / DIMENSIONS_FILE, problems)
     check_scenarios(catalog, problems)
     check_ledgers(catalog, problems)
+    check_coverage(catalog, problems)
+    check_disagreements(catalog, claims_dir / DISAGREEMENTS_FILE, problems)
     if catalog.inventory is not None:
         check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)
     if problems:

@@ -53,6 +53,8 @@ class Rubric:
 
     grades: str
     meanings: tuple[tuple[str, str], ...]  # (verdict, what it means on this row), in the order written
+    rules: tuple[str, ...] = ()  # ids of the rules of grading this row applies (Catalog.rules)
+    note: str | None = None  # why one verdict on every engine is the finding, where it is
 
     @property
     def verdicts(self) -> tuple[str, ...]:
@@ -63,13 +65,23 @@ class Rubric:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """A rule of grading: how every row settles one recurring question (inheritance, example code ...)."""
+
+    id: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Dimension:
     key: str
     title: str
     layer: str
     layer_title: str
-    related: tuple[str, ...] = ()  # other dimensions whose claims a cell of this one may rest on
+    related: tuple[str, ...] = ()  # other rows whose claims bear on this one (`claims regrade` points the grader there)
     rubric: Rubric | None = None  # None only when dimensions.yaml gives none (a lint error)
+    line: int = 0  # where the row stands in dimensions.yaml
 
 
 @dataclass(frozen=True)
@@ -154,6 +166,9 @@ class Catalog:
     inventory: object = None  # enginekb.artifacts.Inventory: the study's artifacts, when claims/ lists them
     scenarios: list = field(default_factory=list)  # enginekb.scenarios.Scenario, one per question
     ledgers: dict = field(default_factory=dict)  # engine id -> enginekb.ledger.Ledger, the second readings
+    study_coverage: list = field(default_factory=list)  # enginekb.study_coverage.DocumentCoverage, one per document
+    disagreements: list = field(default_factory=list)  # enginekb.disagreements.Disagreement
+    rules: dict[str, Rule] = field(default_factory=dict)  # the rules of grading, by id, in the order written
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)
@@ -170,5 +185,4 @@ class Catalog:
             if claim.engine == engine_id else claim
             for claim in self.claims
         ]
-        return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.inventory,
-                       self.scenarios, self.ledgers)
+        return replace(self, engines=engines, claims=claims)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .model import Rubric
+from .model import Rubric, Rule
 from .problems import Problem
+from .rules import check_rule_names
 from .yamlfile import LocatedYaml
 
 # `unknown` is allowed on every row, so no rubric defines it; it means the same everywhere.
@@ -19,11 +20,14 @@ UNKNOWN_MEANING = "The claims at the pin do not settle this row for the engine."
 GRADED = ("yes", "partial", "no")
 MEANING_FIELDS = (*GRADED, "n/a")
 SHAPE = ("rubric: {grades: what the row grades, yes: ..., partial: ..., no: ...} (n/a optional), "
-         "or {grades, n/a} for a descriptive row")
+         "or {grades, n/a} for a descriptive row; optionally rules: [rule ids] and note: why one verdict on "
+         "every engine is the finding")
 
 
-def read_rubric(raw, located: LocatedYaml, location: tuple, key: str, problems: list[Problem]) -> Rubric | None:
-    """The rubric of the row `key` found at `location` (its mapping); problems reported, None if unusable."""
+def read_rubric(raw, located: LocatedYaml, location: tuple, key: str, problems: list[Problem],
+                rules: dict[str, Rule]) -> Rubric | None:
+    """The rubric of the row `key` found at `location` (its mapping); problems reported, None if unusable.
+    `rules` are the rules of grading the rubric may name."""
     path: Path = located.path
 
     def problem(message: str, where: tuple = ()) -> None:
@@ -36,11 +40,12 @@ def read_rubric(raw, located: LocatedYaml, location: tuple, key: str, problems: 
         problem(f"expected {SHAPE}", ("rubric",))
         return None
     before = len(problems)
-    unknown = sorted(str(field) for field in raw if field not in ("grades", *MEANING_FIELDS))
+    unknown = sorted(str(field) for field in raw if field not in ("grades", *MEANING_FIELDS, "rules", "note"))
     if unknown:
-        problem(f"rubric: unknown field {', '.join(unknown)} (allowed: grades, {', '.join(MEANING_FIELDS)})",
-                ("rubric",))
-    blank = [field for field in ("grades", *MEANING_FIELDS)
+        problem(f"rubric: unknown field {', '.join(unknown)} (allowed: grades, {', '.join(MEANING_FIELDS)}, rules, "
+                "note)", ("rubric",))
+    named = check_rule_names(raw.get("rules", []), rules, lambda message: problem(message, ("rubric", "rules")))
+    blank = [field for field in ("grades", *MEANING_FIELDS, "note")
              if field in raw and not (isinstance(raw[field], str) and raw[field].strip())]
     for field in blank:
         problem(f"rubric: {field}: one non-blank line of text", ("rubric", field))
@@ -55,4 +60,5 @@ def read_rubric(raw, located: LocatedYaml, location: tuple, key: str, problems: 
     if len(problems) > before:
         return None
     return Rubric(" ".join(raw["grades"].split()),
-                  tuple((verdict, " ".join(raw[verdict].split())) for verdict in MEANING_FIELDS if verdict in raw))
+                  tuple((verdict, " ".join(raw[verdict].split())) for verdict in MEANING_FIELDS if verdict in raw),
+                  named, " ".join(raw["note"].split()) if "note" in raw else None)

@@ -105,13 +105,14 @@ def _file_schema(path: Path) -> ClaimsSchema:
 
 
 def answer_label(answer: Answer, catalog: Catalog) -> str:
-    """The weakest label among the claims and cells an answer rests on."""
+    """The weakest label among the claims and cells an answer rests on. A Proposal it names is the
+    design that would change the answer, shown beside it, never evidence: it does not label it."""
     labels = []
     for record in answer.rests_on:
         cell = cell_named(catalog, record)
         if cell is not None:
             labels.append(evidence_label(cell, catalog))
-        elif (claim := catalog.claim(record)) is not None:
+        elif (claim := catalog.claim(record)) is not None and claim.label != "proposal":
             labels.append(claim.label)
     return max(labels, key=LABEL_STRENGTH.index) if labels else "unknown"
 

@@ -10,8 +10,11 @@
     <!-- kb:models engine=vllm-omni task=tts -->             a report's model families, a row per claim
     <!-- kb:explorer -->                                     every claim, filtered in the browser
     <!-- kb:labels -->                                       the labels, each as its badge (a legend)
+    <!-- kb:rules -->                                        the rules of grading the rubrics name
     <!-- kb:measurements report=phone-npu -->                every measured figure as a filterable table of values
     <!-- kb:artifacts -->                                    the earlier study's artifacts, used or why not
+    <!-- kb:statements -->                                   each study document's statements, recorded or why not
+    <!-- kb:disagreements -->                                where the study contradicts itself, and what the site uses
     <!-- kb:scenario tts-android-streaming -->               one question of the guide, engines best first
     <!-- kb:scenarios -->                                    every question against every engine
 """

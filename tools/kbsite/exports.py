@@ -74,8 +74,11 @@ def claims_json(catalog: Catalog, lock: Lock, stamp: Stamp, url_of) -> dict:
         "labels": [{"id": label, "title": LABEL_TITLES[label], "mark": LABEL_MARKS[label]} for label in LABELS],
         "engines": [vars(engine) for engine in catalog.engines.values()],
         # What each row grades and each verdict means there: a cell's evidence panel says it (kb.js).
-        "rows": [{"key": d.key, "title": d.title, "grades": d.rubric.grades, "meanings": dict(d.rubric.meanings)}
+        "rows": [{"key": d.key, "title": d.title, "grades": d.rubric.grades, "meanings": dict(d.rubric.meanings),
+                  "rules": list(d.rubric.rules), "note": d.rubric.note}
                  for d in catalog.dimensions.values() if d.rubric],
+        # The rules of grading a row names (kb:rules shows them on the page, with these ids as anchors).
+        "rules": [{"id": r.id, "title": r.title} for r in catalog.rules.values()],
         "unknown_meaning": UNKNOWN_MEANING,
         "claims": [claim_record(c, catalog, lock, url_of(engine_page(c.engine, c.report))) for c in catalog.claims],
     }

@@ -24,6 +24,7 @@ from .pages import EXPLORER_PAGE, engine_page
 from .refs import Linker, render_ref
 from .scenarios import render_scenario, render_scenario_overview
 from .selection import analysed_engines, claim_named, named_engines, select_claims
+from .study import render_disagreements, render_statements
 from .templating import render_template
 from .topics import topic_anchor, topic_heading, unique
 
@@ -102,9 +103,19 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_measurements(catalog, directive.options, directive.positional, link)
     if directive.name == "artifacts":
         return render_artifacts(catalog, directive.options, link)
+    if directive.name == "statements":
+        return render_statements(catalog, directive.options, link)
+    if directive.name == "disagreements":
+        return render_disagreements(catalog, directive.options, link)
+    if directive.name == "rules":
+        if directive.positional or directive.options:
+            raise RenderError("kb:rules takes no arguments")
+        applied = [(rule, sum(rule.id in d.rubric.rules for d in catalog.dimensions.values() if d.rubric))
+                   for rule in catalog.rules.values()]
+        return render_template("rules.html.j2", rules=applied)
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, scenario, scenarios, numbers, measurements, artifacts)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, rules, scenario, scenarios, numbers, measurements, artifacts, statements, disagreements)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
