@@ -70,7 +70,7 @@ def load_scenario(located: LocatedYaml, schema_path: Path, problems: list[Proble
     """One scenario file; shape errors are reported and the scenario left out."""
     path, data = located.path, located.data
     name = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else path.stem
-    found = list(_file_schema(schema_path).errors([data]))
+    found = list(file_schema(schema_path).errors([data]))
     for location, message in found:
         problems.append(Problem(path, located.line_of(location[1:]), name, message))
     if found:
@@ -99,7 +99,7 @@ def _wrapped(text: str) -> ClaimsSchema:
                          "$defs": schema.get("$defs", {})})
 
 
-def _file_schema(path: Path) -> ClaimsSchema:
+def file_schema(path: Path) -> ClaimsSchema:
     ClaimsSchema.at(path)  # a missing or broken schema is a CatalogError, said as for the claims schema
     return _wrapped(read_text(path))
 
