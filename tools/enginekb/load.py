@@ -13,8 +13,8 @@ from typing import Any
 from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
 from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
-from .model import Catalog, Claim, Cite, Count, ModelRow, claim_anchor
-from .modelrecords import CONTEXT_OWNER, MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
+from .model import CONTEXT_OWNER, Catalog, Claim, Cite, Count, ModelRow, claim_anchor
+from .modelrecords import MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
 from .problems import CatalogError, Problem
 from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, check_scenarios, load_scenario
 from .schema import ClaimsSchema

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from .cells import LABEL_STRENGTH, evidence_label
-from .model import Catalog, Claim
+from .model import CONTEXT_OWNER, Catalog, Claim
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml, read_text
@@ -167,7 +167,7 @@ def _check_answer(scenario: Scenario, answer: Answer, catalog: Catalog, problem)
         exists = cell_named(catalog, record) is not None if CELL_PART in record else catalog.claim(record) is not None
         if not exists:
             problem(f"rests_on: unknown {'cell' if CELL_PART in record else 'claim'} {record!r}")
-        elif owner != answer.engine:
+        elif owner not in (answer.engine, CONTEXT_OWNER):  # a shared fact bears on every engine
             problem(f"rests_on: {record} belongs to {owner}, not to {answer.engine}")
     if answer.obstacle != "none" and not answer.obstacle_what:
         problem("obstacle: say which (obstacle.what)")
