@@ -91,6 +91,7 @@ class ModelRecord:
     access: Fact
     inputs: tuple[Fact, ...]
     ports: tuple[Port, ...]
+    no_port: tuple[Port, ...]  # engines shown to have no port: variants empty, `how` empty
     note: str
     path: Path
     line: int
@@ -138,11 +139,13 @@ def load_model_record(located: LocatedYaml, schema_path: Path, problems: list[Pr
     ports = tuple(Port(engine, tuple(raw["variants"]), " ".join(raw["how"].split()), tuple(raw["rests_on"]),
                        located.line_of(("ports", engine)))
                   for engine, raw in data["ports"].items())
+    no_port = tuple(Port(engine, (), "", tuple(rests_on), located.line_of(("no_port", engine)))
+                    for engine, rests_on in data.get("no_port", {}).items())
     return ModelRecord(
         data["id"], " ".join(data["name"].split()), data["task"], " ".join(data["summary"].split()),
         tuple(data.get("uses", ())), variants, fact(licence["weights"], "licence", "weights"), components,
         fact(data["access"], "access"), tuple(fact(raw, "inputs", i) for i, raw in enumerate(data["inputs"])),
-        ports, " ".join(data.get("note", "").split()), path, located.line_of(()))
+        ports, no_port, " ".join(data.get("note", "").split()), path, located.line_of(()))
 
 
 def check_model_records(catalog: Catalog, problems: list[Problem]) -> None:
@@ -171,6 +174,16 @@ def check_model_records(catalog: Catalog, problems: list[Problem]) -> None:
             problem(record.access.line, f"access: {record.access.value!r} is not one of {', '.join(ACCESS)}")
         for port in record.ports:
             _check_port(catalog, record, port, lambda message: problem(port.line, f"ports.{port.engine}: {message}"))
+        for port in record.no_port:
+            def said(message: str) -> None:
+                problem(port.line, f"no_port.{port.engine}: {message}")
+
+            if port.engine in {p.engine for p in record.ports}:
+                said("the engine is listed under ports too")
+            _check_port(catalog, record, port, said)
+            claims = [catalog.claim(i) for i in port.rests_on]
+            if all(claims) and not any(c.absence for c in claims):
+                said("rests on at least one claim that states the absence (absence: true)")
 
 
 def _check_fact(catalog: Catalog, field: str, fact: Fact, problem) -> None:
