@@ -36,8 +36,9 @@ class Fact:
     card: str
     unknown: str
     note: str
-    line: int
+    line: int  # of its source (claim, card or unknown): where an error about the source points
     kind: str = ""  # for an input: what it is (reference-audio, speaker-id, ...)
+    value_line: int = 0  # of its value
 
     def source_label(self, catalog: Catalog) -> str:
         """The claim's label, `card` or `unknown`: never Verified unless a Verified claim backs it."""
@@ -123,9 +124,10 @@ def load_model_record(located: LocatedYaml, schema_path: Path, problems: list[Pr
         problems.append(Problem(path, located.line_of(("id",)), name, f"id must be the file name ({path.stem!r})"))
 
     def fact(raw: dict, *where) -> Fact:
+        source = next((key for key in ("claim", "card", "unknown") if key in raw), "")
         return Fact(" ".join(raw.get("value", "").split()), raw.get("claim", ""), raw.get("card", ""),
                     " ".join(raw.get("unknown", "").split()), " ".join(raw.get("note", "").split()),
-                    located.line_of(where), raw.get("kind", ""))
+                    located.line_of((*where, source)), raw.get("kind", ""), located.line_of((*where, "value")))
 
     variants = tuple(
         Variant(raw["name"], raw.get("checkpoint", ""), fact(raw["parameters"], "variants", i, "parameters"),
@@ -171,7 +173,7 @@ def check_model_records(catalog: Catalog, problems: list[Problem]) -> None:
         for field, fact in record.facts():
             _check_fact(catalog, field, fact, problem)
         if not record.access.unknown and record.access.value not in ACCESS:
-            problem(record.access.line, f"access: {record.access.value!r} is not one of {', '.join(ACCESS)}")
+            problem(record.access.value_line, f"access: {record.access.value!r} is not one of {', '.join(ACCESS)}")
         for port in record.ports:
             _check_port(catalog, record, port, lambda message: problem(port.line, f"ports.{port.engine}: {message}"))
         for port in record.no_port:
