@@ -10,7 +10,6 @@ import pytest
 
 from citecheck.cli import main as citecheck
 from citecheck.lock import read_lock
-from claimtool.cli import main as claims
 from enginekb.load import load_catalog
 from kbsite.exports import Stamp, claims_json
 from kbsite.render import render_page
@@ -42,12 +41,6 @@ def run_citecheck(root, *args, capsys):
     out = capsys.readouterr()
     return code, out.out + out.err
 
-
-def lint(root, monkeypatch, capsys) -> tuple[int, str]:
-    monkeypatch.chdir(root)
-    code = claims(["--root", str(root), "lint"])
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def test_a_context_cite_resolves_in_the_named_repository_and_the_lock_says_which(shared, demo, capsys):
@@ -103,21 +96,21 @@ def test_a_context_cite_follows_its_repository_pin(shared, demo):
     ({"context/facts.yaml": CONTEXT.replace("context/small-engine", "demo/small-engine")},
      "claims/context/facts.yaml:1: demo/small-engine: id must start with 'context/'"),
 ])
-def test_lint_rules_of_context_claims(demo_project, monkeypatch, capsys, claims_files, message):
+def test_lint_rules_of_context_claims(demo_project, lint, claims_files, message):
     root = demo_project({"demo/a.yaml": DEMO} | claims_files)
-    code, text = lint(root, monkeypatch, capsys)
+    code, text = lint(root)
     assert code == 2 and message in text and "Traceback" not in text, text
 
 
-def test_a_cell_of_any_engine_may_rest_on_a_context_claim(demo_project, monkeypatch, capsys):
+def test_a_cell_of_any_engine_may_rest_on_a_context_claim(demo_project, lint):
     cells = "- {dimension: platform.jetson, verdict: partial, answer: Builds., rests_on: [demo/net, context/small-engine]}\n"
     root = demo_project({"demo/a.yaml": DEMO, "context/facts.yaml": CONTEXT, "demo/cells.yaml": cells})
-    code, text = lint(root, monkeypatch, capsys)
+    code, text = lint(root)
     assert "rests_on" not in text, text
     another = demo_project({"demo/a.yaml": DEMO, "context/facts.yaml": CONTEXT,
                             "demo/cells.yaml": cells.replace("context/small-engine", "other/x"),
                             "other/a.yaml": DEMO.replace("demo/net", "other/x")})
-    code, text = lint(another, monkeypatch, capsys)
+    code, text = lint(another)
     assert "rests_on: other/x is a claim of other, not of demo" in text, text
 
 

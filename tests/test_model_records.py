@@ -8,6 +8,7 @@ import re
 
 import pytest
 import yaml
+from conftest import changed_copy
 from upstream import make_project
 
 from citecheck.lock import Lock
@@ -84,26 +85,9 @@ def project(tmp_path, record=None, name="speak-tts", engines=None):
     return root
 
 
-def lint(root, monkeypatch, capsys) -> tuple[int, str]:
-    monkeypatch.chdir(root)
-    code = claims(["--root", str(root), "lint"])
-    out = capsys.readouterr()
-    return code, out.out + out.err
-
 
 def changed(path: str, value) -> dict:
-    """RECORD with the field at `path` (dots; digits index lists) set to `value`, or removed when None."""
-    record = json.loads(json.dumps(RECORD))
-    *parents, last = path.split(".")
-    node = record
-    for part in parents:
-        node = node[int(part)] if part.isdigit() else node[part]
-    key = int(last) if last.isdigit() else last
-    if value is None:
-        node.pop(key)
-    else:
-        node[key] = value
-    return record
+    return changed_copy(RECORD, path, value)
 
 
 def line_of(root, where, name="speak-tts") -> int:
@@ -170,29 +154,29 @@ BROKEN = [
 
 
 @pytest.mark.parametrize("record, where, message", BROKEN, ids=[m for _, _, m in BROKEN])
-def test_each_rule_is_an_error_at_its_line(tmp_path, monkeypatch, capsys, record, where, message):
+def test_each_rule_is_an_error_at_its_line(tmp_path, lint, record, where, message):
     root = project(tmp_path, record)
-    code, text = lint(root, monkeypatch, capsys)
+    code, text = lint(root)
     expected = f"claims/models/speak-tts.yaml:{line_of(root, where)}: {record['id']}: {message}"
     assert code == 2 and expected in text and "Traceback" not in text, text
 
 
-def test_the_valid_record_passes_lint(tmp_path, monkeypatch, capsys):
-    code, text = lint(project(tmp_path), monkeypatch, capsys)
+def test_the_valid_record_passes_lint(tmp_path, lint):
+    code, text = lint(project(tmp_path))
     assert code == 0, text
 
 
 @pytest.mark.parametrize("reserved", ["models", "context"])
-def test_models_and_context_are_not_engine_ids(tmp_path, monkeypatch, capsys, reserved):
+def test_models_and_context_are_not_engine_ids(tmp_path, lint, reserved):
     root = project(tmp_path, engines={"demo": {}, "other": {}, reserved: {}})
-    code, text = lint(root, monkeypatch, capsys)
+    code, text = lint(root)
     assert code == 2 and f"claims/engines.yaml:1: {reserved}: engine id {reserved!r} is taken" in text, text
 
 
-def test_a_broken_record_file_is_a_clear_error(tmp_path, monkeypatch, capsys):
+def test_a_broken_record_file_is_a_clear_error(tmp_path, lint):
     root = project(tmp_path)
     (root / "claims/models/speak-tts.yaml").write_text("- just a list\n")
-    code, text = lint(root, monkeypatch, capsys)
+    code, text = lint(root)
     assert code == 2 and "claims/models/speak-tts.yaml:1: speak-tts: " in text and "Traceback" not in text, text
 
 
