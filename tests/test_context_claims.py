@@ -124,6 +124,8 @@ def test_context_claims_render_on_their_own_page_and_never_as_an_engines(shared,
     engine_page = render_page("<!-- kb:claims engine=demo -->\n", "engines/demo.md", catalog, lock)
     everything = render_page("<!-- kb:claims dimension=platform.jetson -->\n", "engines/demo.md", catalog, lock)
     assert "context/small-engine" not in engine_page and "context/small-engine" not in everything
+    explorer = render_page("<!-- kb:explorer -->\n", "analysis/explorer.md", catalog, lock)
+    assert '<option value="demo">Demo</option><option value="context">Shared facts</option>' in explorer
     data = claims_json(catalog, lock, Stamp("x", "y"), lambda target: target)
     record = next(c for c in data["claims"] if c["id"] == "context/small-engine")
     assert record["page"] == "analysis/shared_facts.md#claim-context-small-engine"
@@ -131,3 +133,14 @@ def test_context_claims_render_on_their_own_page_and_never_as_an_engines(shared,
     assert cite["repo"] == "Demo" and cite["url"].startswith("https://example.invalid/demo/blob/")
     assert "repo" not in next(c for c in data["claims"] if c["id"] == "demo/net")["cites"][0]
     json.dumps(data)  # plain data
+
+
+def test_claims_grep_selects_the_shared_facts_by_their_owner(shared, monkeypatch, capsys):
+    from claimtool.cli import main as claims
+
+    monkeypatch.chdir(shared)
+    assert claims(["--root", str(shared), "grep", "--engine", "context"]) == 0
+    out = capsys.readouterr().out
+    assert "context/small-engine" in out and "demo/net" not in out
+    assert claims(["--root", str(shared), "grep", "--engine", "ghost"]) == 2
+    assert "unknown engine ghost" in capsys.readouterr().err
