@@ -144,3 +144,17 @@ def test_claims_grep_selects_the_shared_facts_by_their_owner(shared, monkeypatch
     assert "context/small-engine" in out and "demo/net" not in out
     assert claims(["--root", str(shared), "grep", "--engine", "ghost"]) == 2
     assert "unknown engine ghost" in capsys.readouterr().err
+
+
+def test_a_scenario_answer_may_rest_on_a_context_claim(demo_project, lint):
+    import yaml
+
+    answer = {"verdict": "partial", "path": "Net on the GPU", "obstacle": {"kind": "none"}, "rank": 1,
+              "reason": "Builds.", "would_change": "A wheel.", "rests_on": ["demo/net", "context/small-engine"]}
+    scenario = {"id": "jetson", "title": "Run on a Jetson", "who": "A robot builder.",
+                "needs": {"platform": "Jetson", "model_class": "TTS", "runtime": "library", "constraints": []},
+                "draws_on": ["platform.jetson"], "engines": {"demo": answer}}
+    root = demo_project({"demo/a.yaml": DEMO, "context/facts.yaml": CONTEXT,
+                         "scenarios/jetson.yaml": yaml.safe_dump(scenario, sort_keys=False)})
+    code, text = lint(root)
+    assert code == 0, text
