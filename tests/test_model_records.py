@@ -118,7 +118,7 @@ def test_stats_report_models_with_the_source_of_each_value(tmp_path, monkeypatch
                                           "weights": {"fp16": {"value": "80 MB", "source": "repo-reported"}}}
     assert model["licence"] == {"value": "MIT", "source": "card"}
     assert model["components"] == {"espeak-ng": {"role": "phonemiser", "value": "GPL-3.0", "source": "card"}}
-    assert model["ports"] == {"demo": ["small"]} and model["inputs"] == ["reference-audio"]
+    assert model["ports"] == {"demo": ["small"]} and model["no_port"] == ["other"] and model["inputs"] == ["reference-audio"]
     assert stats["context"] == 1
 
 
