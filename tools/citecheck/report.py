@@ -120,10 +120,10 @@ def internal_error(program: str, error: BaseException) -> int:
     return EXIT_INTERNAL
 
 
-def github_problems(problems, root: Path, program: str) -> str:
-    """Record problems (`enginekb.problems.Problem`) as workflow commands, one per problem."""
+def github_problems(problems, root: Path, program: str, level: str = "error") -> str:
+    """Record problems (`enginekb.problems.Problem`) as workflow commands (`level` error or warning), one per problem."""
     return "\n".join(
-        workflow_command("error", f"{p.claim}: {p.message}", file=annotation_path(p.path, root),
+        workflow_command(level, f"{p.claim}: {p.message}", file=annotation_path(p.path, root),
                          line=p.line or None, title=program)
         for p in problems
     )

@@ -64,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
             print(lint.format_junit([], root))
         else:
             print(f"claims: {len(catalog.claims)} claims load cleanly")
+        warnings = lint.ledger_warnings(catalog)
+        if warnings and fmt == "github":
+            print(lint.format_github_warnings(warnings, root))
+        elif warnings:
+            print(lint.format_warnings(warnings), file=sys.stderr)
         return 0
     if args.command == "stats":
         result = stats.compute_stats(catalog)
@@ -89,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.command == "review":
         verified = sum(1 for c in catalog.claims if c.label == "verified" and (not args.engine or c.engine == args.engine))
-        print(review.format_text(review.review(catalog, args.engine), verified))
+        print(review.format_text(review.review(catalog, args.engine), verified, review.checklist(catalog, args.engine)))
         return 0
     try:
         re.compile(args.pattern or "")

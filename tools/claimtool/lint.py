@@ -5,11 +5,36 @@ from __future__ import annotations
 from pathlib import Path
 
 from citecheck.report import annotation_path, github_problems, junit_document
+from enginekb.ledger import LEDGER_FILE, unread
 from enginekb.load import CLAIMS_DIR
+from enginekb.model import Catalog
 from enginekb.problems import Problem
 
 FORMATS = ("text", "github", "junit")
 TITLE = "claims lint"
+SHOWN_WARNINGS = 20  # the rest are one `claims review` away; a wall of warnings hides the errors
+
+
+def ledger_warnings(catalog: Catalog) -> list[Problem]:
+    """A Verified claim with no second reading, or whose text changed since it: a warning, not an error,
+    so a new claim can land before its reader has read it."""
+    return [Problem(claim.path, claim.line, claim.id,
+                    f"no second reading in claims/{claim.engine}/{LEDGER_FILE}" if status == "unread"
+                    else f"its text changed since its second reading in claims/{claim.engine}/{LEDGER_FILE}")
+            for claim, status in unread(catalog)]
+
+
+def format_warnings(warnings: list[Problem]) -> str:
+    lines = [f"{problem} (warning)" for problem in warnings[:SHOWN_WARNINGS]]
+    stale = sum(1 for w in warnings if "changed" in w.message)
+    more = f"; {len(warnings) - SHOWN_WARNINGS} more not shown" if len(warnings) > SHOWN_WARNINGS else ""
+    lines.append(f"claims lint: warning: {len(warnings) - stale} Verified claims without a second reading, {stale} "
+                 f"whose reading is stale{more} (`claims review` lists them all)")
+    return "\n".join(lines)
+
+
+def format_github_warnings(warnings: list[Problem], root: Path) -> str:
+    return github_problems(warnings[:SHOWN_WARNINGS], root, TITLE, "warning")
 
 
 def format_text(problems: list[Problem]) -> str:

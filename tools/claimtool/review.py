@@ -1,6 +1,8 @@
 """`claims review`: where a reader should look first. Advice, never a failure.
 
-What lint cannot judge: a generalising claim whose `scope` says the siblings were read while it cites
+First the Verified claims that have no second reading in the ledger, or whose text changed since it
+(with `--engine`, that engine's sibling checklist is printed first, for the reader to use). Then what
+lint cannot judge: a generalising claim whose `scope` says the siblings were read while it cites
 one path only (does the scope really cover them?); other absolute words ("each", "whole", "cannot")
 on a single cite, which the generalisation detector leaves to a reader; and absence claims ("has no",
 "does not", "none") whose `note` does not say how the absence was searched for.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from enginekb.ledger import LEDGER_FILE, unread
 from enginekb.model import Catalog, Claim
 from enginekb.problems import display_path
 from enginekb.scope import CODE_SPAN, generalisations
@@ -24,8 +27,11 @@ SEARCHED = re.compile(r"\b(grep|searched|search|looked|ls-tree|no match|no hits?
 
 
 def review(catalog: Catalog, engine: str | None = None) -> list[tuple[Claim, str]]:
-    """(claim, advice) for every Verified claim worth a second look, in file order."""
-    found = []
+    """(claim, advice) for every Verified claim worth a second look: unread or stale in the ledger first,
+    then the wording checks, each in file order."""
+    found = [(claim, f"no second reading in claims/{claim.engine}/{LEDGER_FILE}" if status == "unread" else
+                     "its text changed since its second reading: read it again and record the new hash")
+             for claim, status in unread(catalog, engine)]
     for claim in catalog.claims:
         if claim.label != "verified" or engine and claim.engine != engine:
             continue
@@ -45,8 +51,18 @@ def review(catalog: Catalog, engine: str | None = None) -> list[tuple[Claim, str
     return found
 
 
-def format_text(found: list[tuple[Claim, str]], verified: int) -> str:
-    lines = [f"{display_path(claim.path)}:{claim.line}: {claim.id}: {advice}" for claim, advice in found]
+def checklist(catalog: Catalog, engine: str | None) -> list[str]:
+    """The engine's sibling checklist as lines, for the reader (nothing without `--engine`)."""
+    ledger = catalog.ledgers.get(engine) if engine else None
+    if ledger is None:
+        return []
+    lines = [f"{engine}: where this engine hides its second paths (claims/{engine}/{LEDGER_FILE}):"]
+    lines += [f"  [{item.id}] {item.where}: {item.ask} ({', '.join(item.paths)})" for item in ledger.checklist]
+    return lines + [""]
+
+
+def format_text(found: list[tuple[Claim, str]], verified: int, preamble: list[str] = ()) -> str:
+    lines = [*preamble] + [f"{display_path(claim.path)}:{claim.line}: {claim.id}: {advice}" for claim, advice in found]
     claims = len({claim.id for claim, _ in found})
     lines.append(f"claims review: {claims} of {verified} Verified claims to look at again ({len(found)} notes); advice, not a failure")
     return "\n".join(lines)

@@ -6,13 +6,17 @@ import json
 from collections import Counter
 
 from enginekb.cells import evidence_label
+from enginekb.ledger import second_reads
 from enginekb.model import CONTEXT_OWNER, LABELS, Catalog
 from enginekb.modelrecords import Fact, ModelRecord
+from enginekb.study_coverage import coverage_stats
 
 
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
-    "scenarios": {scenario: {engine: verdict}}, "models": {model: summary}, "context": claim count}."""
+    "scenarios": {scenario: {engine: verdict}}, "second_reads": {engine: {verified, read, stale}},
+    "study_coverage": {study document: {statements, recorded}}, "models": {model: summary},
+    "context": claim count}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -33,7 +37,8 @@ def compute_stats(catalog: Catalog) -> dict:
         }
     scenarios = {s.id: {answer.engine: answer.verdict for answer in s.answers} for s in catalog.scenarios}
     models = {record.id: model_summary(record, catalog) for record in catalog.models}
-    return {"engines": stats, "cells": cells, "scenarios": scenarios, "models": models,
+    return {"engines": stats, "cells": cells, "scenarios": scenarios, "second_reads": second_reads(catalog),
+            "study_coverage": coverage_stats(catalog), "models": models,
             "context": len(catalog.engine_claims(CONTEXT_OWNER))}
 
 
@@ -80,6 +85,10 @@ def format_text(result: dict) -> str:
             verdicts = ", ".join(f"{n} {v}" for v, n in sorted(s["cell_verdicts"].items()))
             lines.append(f"{engine}: {s['cells']}/{s['dimensions_total']} cells ({verdicts})"
                          + (f"; no cell for {', '.join(s['cells_missing'])}" if s["cells_missing"] else ""))
+    lines.append("")
+    for engine, reads in result["second_reads"].items():
+        lines.append(f"{engine}: {reads['read']} of {reads['verified']} Verified claims read twice"
+                     + (f", {reads['stale']} stale" if reads["stale"] else ""))
     return "\n".join(lines)
 
 

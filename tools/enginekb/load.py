@@ -12,7 +12,9 @@ from typing import Any
 
 from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
 from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
+from .disagreements import DISAGREEMENTS_FILE, DISAGREEMENTS_SCHEMA_FILE, check_disagreements, load_disagreements
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
+from .ledger import LEDGER_FILE, LEDGER_SCHEMA_FILE, check_ledgers, load_ledger
 from .model import CONTEXT_OWNER, Catalog, Claim, Cite, Count, ModelRow, claim_anchor
 from .modelrecords import MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
 from .problems import CatalogError, Problem
@@ -20,6 +22,7 @@ from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, check_scenarios, loa
 from .schema import ClaimsSchema
 from .scope import generalisations
 from .store import RecordStore, default_directory
+from .study_coverage import COVERAGE_DIR, COVERAGE_SCHEMA_FILE, check_coverage, load_coverage
 from .yamlfile import LocatedYaml, YamlError, read_text
 
 CLAIMS_DIR = "claims"
@@ -27,7 +30,7 @@ ENGINES_FILE = "engines.yaml"
 DIMENSIONS_FILE = "dimensions.yaml"
 SCHEMA_FILE = "claim.schema.json"
 # Directories of claims/ that are not engines.
-RESERVED_DIRS = {SCENARIOS_DIR: "the scenarios", MODELS_DIR: "the model records",
+RESERVED_DIRS = {SCENARIOS_DIR: "the scenarios", COVERAGE_DIR: "the study's coverage", MODELS_DIR: "the model records",
                  CONTEXT_OWNER: "the shared facts (context claims)"}
 ID_LINE = re.compile(r"^\s*-?\s*id:\s*['\"]?([a-z0-9][a-z0-9.-]*/[a-z0-9][a-z0-9.-]*)", re.MULTILINE)
 
@@ -68,9 +71,19 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
                 located = read_records(path, problems, store)
                 if located is not None:
                     catalog.inventory = load_inventory(located, claims_dir / ARTIFACTS_SCHEMA_FILE, problems)
+            elif path.name == DISAGREEMENTS_FILE:
+                located = read_records(path, problems, store)
+                if located is not None:
+                    catalog.disagreements = load_disagreements(located, claims_dir / DISAGREEMENTS_SCHEMA_FILE, problems)
             elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
-                                                      f"{DIMENSIONS_FILE} and {ARTIFACTS_FILE} stand directly in claims/"))
+                                                      f"{DIMENSIONS_FILE}, {ARTIFACTS_FILE} and {DISAGREEMENTS_FILE} "
+                                                      "stand directly in claims/"))
+        elif path.parent == claims_dir / COVERAGE_DIR:
+            located = read_records(path, problems, store)
+            coverage = located and load_coverage(located, claims_dir / COVERAGE_SCHEMA_FILE, problems)
+            if coverage:
+                catalog.study_coverage.append(coverage)
         elif path.parent == claims_dir / SCENARIOS_DIR:
             located = read_records(path, problems, store)
             scenario = located and load_scenario(located, claims_dir / SCENARIO_SCHEMA_FILE, problems)
@@ -85,12 +98,20 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             located = read_records(path, problems, store)
             if located is not None:
                 catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
+        elif path.name == LEDGER_FILE and path.parent.parent == claims_dir:
+            located = read_records(path, problems, store)
+            ledger = located and load_ledger(located, path.parent.name, claims_dir / LEDGER_SCHEMA_FILE, problems)
+            if ledger:
+                catalog.ledgers[ledger.engine] = ledger
         else:
             catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store, rows_known))
     store.save()
     _check_references(catalog, problems)
     check_cells(catalog, problems, rows_known)
     check_scenarios(catalog, problems)
+    check_ledgers(catalog, problems)
+    check_coverage(catalog, problems)
+    check_disagreements(catalog, claims_dir / DISAGREEMENTS_FILE, problems)
     check_model_records(catalog, problems)
     if catalog.inventory is not None:
         check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)

@@ -156,6 +156,9 @@ class Catalog:
     cells: list = field(default_factory=list)  # enginekb.cells.Cell, one per engine and row
     inventory: object = None  # enginekb.artifacts.Inventory: the study's artifacts, when claims/ lists them
     scenarios: list = field(default_factory=list)  # enginekb.scenarios.Scenario, one per question
+    study_coverage: list = field(default_factory=list)  # enginekb.study_coverage.DocumentCoverage, one per document
+    disagreements: list = field(default_factory=list)  # enginekb.disagreements.Disagreement
+    ledgers: dict = field(default_factory=dict)  # engine id -> enginekb.ledger.Ledger, the second readings
     models: list = field(default_factory=list)  # enginekb.modelrecords.ModelRecord, one per family
 
     def claim(self, claim_id: str) -> Claim | None:
@@ -181,4 +184,5 @@ class Catalog:
             for claim in self.claims
         ]
         return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.inventory,
-                       self.scenarios, self.models)
+                       scenarios=self.scenarios, study_coverage=self.study_coverage,
+                       disagreements=self.disagreements, ledgers=self.ledgers, models=self.models)

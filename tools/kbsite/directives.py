@@ -12,6 +12,8 @@
     <!-- kb:labels -->                                       the labels, each as its badge (a legend)
     <!-- kb:measurements report=phone-npu -->                every measured figure as a filterable table of values
     <!-- kb:artifacts -->                                    the earlier study's artifacts, used or why not
+    <!-- kb:statements -->                                   each study document's statements, recorded or why not
+    <!-- kb:disagreements -->                                where the study contradicts itself, and what the site uses
     <!-- kb:scenario tts-android-streaming -->               one question of the guide, engines best first
     <!-- kb:scenarios -->                                    every question against every engine
     <!-- kb:family qwen3-tts -->                             one model family: sizes, licences, inputs, ports

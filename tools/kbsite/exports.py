@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass
 
 from citecheck.lock import Lock, cite_key
+from enginekb.ledger import reading_of
 from enginekb.model import LABEL_MARKS, LABEL_TITLES, LABELS, Catalog, Claim, claim_anchor
 from enginekb.rubric import UNKNOWN_MEANING
 
@@ -48,7 +49,17 @@ def claim_record(claim: Claim, catalog: Catalog, lock: Lock, page_url: str) -> d
         "dimension": claim.dimension, "text": claim.text, "note": claim.note, "scope": claim.scope, "see": list(claim.see),
         "count": {"value": claim.count.value, "how": claim.count.how} if claim.count else None,
         "model": _model(claim), "cites": cites, "page": f"{page_url}#{claim_anchor(claim.id)}",
+        "second_read": _second_read(catalog, claim),
     }
+
+
+def _second_read(catalog: Catalog, claim: Claim) -> dict | None:
+    """The ledger's reading when it matches the claim's text; a stale one is not shown as a reading."""
+    status, reading = reading_of(catalog, claim)
+    if status != "read":
+        return None
+    return {"result": reading.result, "checks": list(reading.checks), "searched": list(reading.searched),
+            "note": reading.note}
 
 
 def _model(claim: Claim) -> dict | None:

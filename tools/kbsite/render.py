@@ -10,6 +10,7 @@ import posixpath
 from collections import Counter
 
 from citecheck.lock import Lock, cite_key
+from enginekb.ledger import reading_of
 from enginekb.model import LABELS, Catalog, Claim
 
 from .artifacts import render_artifacts
@@ -24,6 +25,7 @@ from .pages import EXPLORER_PAGE, engine_page
 from .refs import Linker, render_ref
 from .scenarios import render_scenario, render_scenario_overview
 from .selection import analysed_engines, claim_named, named_engines, select_claims
+from .study import render_disagreements, render_statements
 from .templating import render_template
 from .topics import topic_anchor, topic_heading, unique
 
@@ -106,9 +108,13 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_measurements(catalog, directive.options, directive.positional, link)
     if directive.name == "artifacts":
         return render_artifacts(catalog, directive.options, link)
+    if directive.name == "statements":
+        return render_statements(catalog, directive.options, link)
+    if directive.name == "disagreements":
+        return render_disagreements(catalog, directive.options, link)
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, family, families, explorer, labels, cells, scenario, scenarios, numbers, measurements, artifacts)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, family, families, explorer, labels, cells, scenario, scenarios, numbers, measurements, artifacts, statements, disagreements)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
@@ -158,6 +164,7 @@ def render_claim_list(claims: list[Claim], catalog: Catalog, lock: Lock, link: L
             "claim": claim, "cites": _locked_cites(claim, lock),
             "query": describe_query(claim.count.how) if claim.count else "",
             "rests_on": [render_ref(claim_named(catalog, other), link) for other in claim.rests_on],
+            "read_twice": reading_of(catalog, claim)[0] == "read",
         })
     grouped = len(sections) > 1
     if topics is None:
