@@ -158,3 +158,22 @@ def test_a_scenario_answer_may_rest_on_a_context_claim(demo_project, lint):
                          "scenarios/jetson.yaml": yaml.safe_dump(scenario, sort_keys=False)})
     code, text = lint(root)
     assert code == 0, text
+
+
+def test_a_context_claim_is_read_a_second_time_in_the_context_ledger(demo_project, lint):
+    from enginekb.ledger import text_hash
+
+    ledger = f"""\
+checklist:
+  - {{id: repos, where: Every engine's repository, paths: [README.md], ask: Does the fact hold in each tree?}}
+reads:
+  - claim: context/small-engine
+    text: '{text_hash("The demo README calls it a small inference engine.")}'
+    result: held
+    checks: [repos]
+    searched: [git grep -n small PIN -- README.md]
+"""
+    root = demo_project({"demo/a.yaml": DEMO, "context/facts.yaml": CONTEXT.replace("repo-reported", "verified"),
+                         "context/second-reads.yaml": ledger})
+    code, text = lint(root)
+    assert code == 0 and "context/small-engine" not in text, text
