@@ -69,3 +69,15 @@ def changed_copy(data: dict, path: str, value):
     else:
         node[key] = value
     return copy
+
+
+def lock_for(catalog, kind: str = "definition"):
+    """A lock that resolved every cite of `catalog`, as citecheck would have written it (a page checks
+    each cite has its entry)."""
+    from citecheck.lock import Lock, cite_entry, cite_key
+
+    lock = Lock()
+    for claim in catalog.claims:
+        for cite in claim.cites:
+            lock.cites[cite_key(claim.engine, cite)] = cite_entry(claim.engine, cite, "b" * 40, (1, 2), kind)
+    return lock

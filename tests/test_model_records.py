@@ -8,7 +8,7 @@ import re
 
 import pytest
 import yaml
-from conftest import changed_copy
+from conftest import changed_copy, lock_for
 from upstream import make_project
 
 from citecheck.lock import Lock
@@ -179,16 +179,6 @@ def test_a_broken_record_file_is_a_clear_error(tmp_path, lint):
     code, text = lint(root)
     assert code == 2 and "claims/models/speak-tts.yaml:1: speak-tts: " in text and "Traceback" not in text, text
 
-
-def lock_for(catalog) -> Lock:
-    """A lock with an entry for every cite, as citecheck would write (the page checks each has one)."""
-    from citecheck.lock import cite_entry, cite_key
-
-    lock = Lock()
-    for claim in catalog.claims:
-        for cite in claim.cites:
-            lock.cites[cite_key(claim.engine, cite)] = cite_entry(claim.engine, cite, "0" * 40, (1, 1), "phrase")
-    return lock
 
 
 def test_a_family_page_shows_each_value_beside_its_source_and_escapes_the_record(tmp_path):
