@@ -8,6 +8,7 @@ import json
 import textwrap
 
 import pytest
+from conftest import lock_for as locked
 from upstream import make_project
 
 from claimtool.cli import main as claims
@@ -144,16 +145,6 @@ def test_claims_json_carries_a_matching_reading_only(tmp_path):
                                      "searched": ["git grep -n Net PIN -- src/"], "note": None}
     assert claim_record(catalog.claim("demo/unread"), catalog, lock, "engines/demo/")["second_read"] is None
 
-
-def locked(catalog):
-    """A lock that resolved every cite, as citecheck would have written it."""
-    from citecheck.lock import Lock, cite_entry, cite_key
-
-    lock = Lock()
-    for claim in catalog.claims:
-        for cite in claim.cites:
-            lock.cites[cite_key(claim.engine, cite)] = cite_entry(claim.engine, cite, "b" * 40, (1, 2), "definition")
-    return lock
 
 
 def test_the_page_marks_a_claim_read_twice_only_while_its_reading_matches(tmp_path):

@@ -7,14 +7,16 @@ from collections import Counter
 
 from enginekb.cells import evidence_label
 from enginekb.ledger import second_reads
+from enginekb.model import CONTEXT_OWNER, LABELS, Catalog
+from enginekb.modelrecords import Fact, ModelRecord
 from enginekb.study_coverage import coverage_stats
-from enginekb.model import LABELS, Catalog
 
 
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
     "scenarios": {scenario: {engine: verdict}}, "second_reads": {engine: {verified, read, stale}},
-    "study_coverage": {study document: {statements, recorded}}}."""
+    "study_coverage": {study document: {statements, recorded}}, "models": {model: summary},
+    "context": claim count}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -34,8 +36,28 @@ def compute_stats(catalog: Catalog) -> dict:
             "cell_labels": dict(Counter(evidence_label(cell, catalog) for cell in mine)),
         }
     scenarios = {s.id: {answer.engine: answer.verdict for answer in s.answers} for s in catalog.scenarios}
+    models = {record.id: model_summary(record, catalog) for record in catalog.models}
     return {"engines": stats, "cells": cells, "scenarios": scenarios, "second_reads": second_reads(catalog),
-            "study_coverage": coverage_stats(catalog)}
+            "study_coverage": coverage_stats(catalog), "models": models,
+            "context": len(catalog.engine_claims(CONTEXT_OWNER))}
+
+
+def model_summary(record: ModelRecord, catalog: Catalog) -> dict:
+    """A record's values with the label of each source (a claim's label, `card` or `unknown`)."""
+    def sourced(fact: Fact) -> dict:
+        return {"value": fact.value or None, "source": fact.source_label(catalog)}
+
+    return {
+        "task": record.task,
+        "variants": {v.name: {"parameters": sourced(v.parameters),
+                              "weights": {w.precision: sourced(w.size) for w in v.weights}} for v in record.variants},
+        "licence": sourced(record.licence),
+        "components": {c.name: {"role": c.role, **sourced(c.licence)} for c in record.components},
+        "access": sourced(record.access),
+        "inputs": [fact.kind for fact in record.inputs],
+        "ports": {port.engine: list(port.variants) for port in record.ports},
+        "no_port": [port.engine for port in record.no_port],
+    }
 
 
 def format_text(result: dict) -> str:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import Catalog, Claim
+from .model import CONTEXT_OWNER, Catalog, Claim
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
@@ -90,7 +90,7 @@ def check_ledgers(catalog: Catalog, problems: list[Problem]) -> None:
         def problem(line: int, claim: str, message: str) -> None:
             problems.append(Problem(ledger.path, line, claim, message))
 
-        if ledger.engine not in catalog.engines:
+        if ledger.engine not in catalog.engines and ledger.engine != CONTEXT_OWNER:  # shared facts are read too
             problem(1, "-", f"unknown engine directory {ledger.engine!r}")
             continue
         items = {}

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+# The owner of shared facts (claims/context/): claims any engine's records may rest on, no engine's result.
+CONTEXT_OWNER = "context"
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
 # How each label is written for readers, and a mark that tells labels apart without colour.
 LABEL_TITLES = {
@@ -94,6 +96,7 @@ class Cite:
     phrase: str | None = None
     contains: str | None = None
     line: int = 0  # where the cite stands in its claims file
+    repo: str = ""  # the engine whose repository holds the file: the claim's own, or a context cite's `repo`
 
     @property
     def target(self) -> str:
@@ -169,6 +172,7 @@ class Catalog:
     study_coverage: list = field(default_factory=list)  # enginekb.study_coverage.DocumentCoverage, one per document
     disagreements: list = field(default_factory=list)  # enginekb.disagreements.Disagreement
     rules: dict[str, Rule] = field(default_factory=dict)  # the rules of grading, by id, in the order written
+    models: list = field(default_factory=list)  # enginekb.modelrecords.ModelRecord, one per family
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)
@@ -176,13 +180,20 @@ class Catalog:
     def engine_claims(self, engine_id: str) -> list[Claim]:
         return [claim for claim in self.claims if claim.engine == engine_id]
 
+    def claims_in_repository(self, engine_id: str) -> list[Claim]:
+        """The claims that cite the engine's repository or count in it: its own, and the shared
+        context claims with a cite naming `repo: <engine_id>`."""
+        return [claim for claim in self.claims
+                if claim.engine == engine_id or any(cite.repo == engine_id for cite in claim.cites)]
+
     def with_pin(self, engine_id: str, commit: str) -> Catalog:
-        """The same records with one engine pinned elsewhere: cites that followed the pin follow it."""
+        """The same records with one engine pinned elsewhere: cites of its repository that followed the
+        pin follow it (a context claim's too)."""
         old = self.engines[engine_id].pin
         engines = dict(self.engines) | {engine_id: replace(self.engines[engine_id], pin=commit)}
         claims = [
-            replace(claim, cites=tuple(replace(c, commit=commit) if c.commit == old else c for c in claim.cites))
-            if claim.engine == engine_id else claim
+            replace(claim, cites=tuple(replace(c, commit=commit) if c.repo == engine_id and c.commit == old else c
+                                       for c in claim.cites))
             for claim in self.claims
         ]
         return replace(self, engines=engines, claims=claims)

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from .cells import LABEL_STRENGTH, evidence_label
-from .model import Catalog, Claim
+from .model import CONTEXT_OWNER, Catalog, Claim
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml, read_text
@@ -70,7 +70,7 @@ def load_scenario(located: LocatedYaml, schema_path: Path, problems: list[Proble
     """One scenario file; shape errors are reported and the scenario left out."""
     path, data = located.path, located.data
     name = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else path.stem
-    found = list(_file_schema(schema_path).errors([data]))
+    found = list(file_schema(schema_path).errors([data]))
     for location, message in found:
         problems.append(Problem(path, located.line_of(location[1:]), name, message))
     if found:
@@ -99,7 +99,7 @@ def _wrapped(text: str) -> ClaimsSchema:
                          "$defs": schema.get("$defs", {})})
 
 
-def _file_schema(path: Path) -> ClaimsSchema:
+def file_schema(path: Path) -> ClaimsSchema:
     ClaimsSchema.at(path)  # a missing or broken schema is a CatalogError, said as for the claims schema
     return _wrapped(read_text(path))
 
@@ -168,7 +168,7 @@ def _check_answer(scenario: Scenario, answer: Answer, catalog: Catalog, problem)
         exists = cell_named(catalog, record) is not None if CELL_PART in record else catalog.claim(record) is not None
         if not exists:
             problem(f"rests_on: unknown {'cell' if CELL_PART in record else 'claim'} {record!r}")
-        elif owner != answer.engine:
+        elif owner not in (answer.engine, CONTEXT_OWNER):  # a shared fact bears on every engine
             problem(f"rests_on: {record} belongs to {owner}, not to {answer.engine}")
     if answer.obstacle != "none" and not answer.obstacle_what:
         problem("obstacle: say which (obstacle.what)")
