@@ -7,11 +7,13 @@ from collections import Counter
 
 from enginekb.cells import evidence_label
 from enginekb.model import LABELS, Catalog
+from enginekb.needs import NO_FIGURE
 
 
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
-    "scenarios": {scenario: {engine: verdict}}}."""
+    "scenarios": {scenario: {engine: verdict}}, "scenario_needs": {scenario: {hardware, needs: {measure: value},
+    figures: {engine: {measure: whether the answer cites a figure}}}}}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -31,7 +33,11 @@ def compute_stats(catalog: Catalog) -> dict:
             "cell_labels": dict(Counter(evidence_label(cell, catalog) for cell in mine)),
         }
     scenarios = {s.id: {answer.engine: answer.verdict for answer in s.answers} for s in catalog.scenarios}
-    return {"engines": stats, "cells": cells, "scenarios": scenarios}
+    needs = {s.id: {"hardware": s.hardware, "needs": dict(s.numeric),
+                    "figures": {a.engine: {m: a.figures.get(m, NO_FIGURE) != NO_FIGURE for m in s.numeric}
+                                for a in s.answers}}
+             for s in catalog.scenarios}
+    return {"engines": stats, "cells": cells, "scenarios": scenarios, "scenario_needs": needs}
 
 
 def format_text(result: dict) -> str:

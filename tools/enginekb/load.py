@@ -13,9 +13,12 @@ from typing import Any
 from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
 from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
+from .hardware import HARDWARE_FILE, HARDWARE_SCHEMA_FILE, NO_HARDWARE, load_hardware
+from .maturity import maturity_problems
 from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
 from .problems import CatalogError, Problem
-from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, check_scenarios, load_scenario
+from .scenario_checks import check_scenarios
+from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, load_scenario
 from .schema import ClaimsSchema
 from .scope import generalisations
 from .store import RecordStore, default_directory
@@ -49,7 +52,7 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     layers, dimensions = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
     # A dimensions file with errors may leave rows out: a record naming one is not a second error.
     rows_known = len(problems) == before
-    catalog = Catalog(root, engines, layers, dimensions)
+    catalog = Catalog(root, engines, layers, dimensions, hardware=NO_HARDWARE)
     if SCENARIOS_DIR in engines:
         problems.append(Problem(claims_dir / ENGINES_FILE, 1, SCENARIOS_DIR,
                                 f"engine id {SCENARIOS_DIR!r} is taken: claims/{SCENARIOS_DIR}/ holds the scenarios"))
@@ -63,9 +66,14 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
                 located = read_records(path, problems, store)
                 if located is not None:
                     catalog.inventory = load_inventory(located, claims_dir / ARTIFACTS_SCHEMA_FILE, problems)
+            elif path.name == HARDWARE_FILE:
+                located = read_records(path, problems, store)
+                if located is not None:
+                    catalog.hardware = load_hardware(located, claims_dir / HARDWARE_SCHEMA_FILE, problems)
             elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
-                                                      f"{DIMENSIONS_FILE} and {ARTIFACTS_FILE} stand directly in claims/"))
+                                                      f"{DIMENSIONS_FILE}, {HARDWARE_FILE} and {ARTIFACTS_FILE} "
+                                                      "stand directly in claims/"))
         elif path.parent == claims_dir / SCENARIOS_DIR:
             located = read_records(path, problems, store)
             scenario = located and load_scenario(located, claims_dir / SCENARIO_SCHEMA_FILE, problems)
@@ -170,6 +178,7 @@ def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: Lo
         measurement=(raw["measurement"]["value"], raw["measurement"]["unit"]) if "measurement" in raw else None,
         absence=raw.get("absence", False),
         rests_on=tuple(raw.get("rests_on", ())),
+        maturity=(raw["maturity"]["level"], raw["maturity"]["cite"]) if "maturity" in raw else None,
         model=ModelRow(model["family"], model["task"], tuple(model["stages"]), model["streaming"],
                        tuple(model.get("deploy", ()))) if model else None,
     )
@@ -192,6 +201,9 @@ def _check_claim(claim: Claim) -> list[Problem]:
 
     def problem(line: int, message: str) -> None:
         problems.append(Problem(claim.path, line, claim.id, message))
+
+    for message in maturity_problems(claim):
+        problem(claim.line, message)
 
     for cite in claim.cites:
         if not is_repository_path(cite.file):

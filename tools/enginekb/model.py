@@ -138,6 +138,7 @@ class Claim:
     measurement: tuple[float, str] | None = None  # (value, unit) of a measured claim
     absence: bool = False  # the claim states that something is absent
     rests_on: tuple[str, ...] = ()  # the claims a proposal or an inference rests on
+    maturity: tuple[str, int] | None = None  # (level, index of the cite that states it): enginekb.maturity
 
 
 @dataclass
@@ -153,6 +154,7 @@ class Catalog:
     cells: list = field(default_factory=list)  # enginekb.cells.Cell, one per engine and row
     inventory: object = None  # enginekb.artifacts.Inventory: the study's artifacts, when claims/ lists them
     scenarios: list = field(default_factory=list)  # enginekb.scenarios.Scenario, one per question
+    hardware: object = None  # enginekb.hardware.Hardware: the classes needs and figures are on
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)
@@ -170,4 +172,4 @@ class Catalog:
             for claim in self.claims
         ]
         return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.inventory,
-                       self.scenarios)
+                       self.scenarios, self.hardware)
