@@ -8,12 +8,13 @@ from collections import Counter
 from enginekb.cells import evidence_label
 from enginekb.model import LABELS, Catalog
 from enginekb.needs import NO_FIGURE
+from enginekb.modelrecords import CONTEXT_OWNER, Fact, ModelRecord
 
 
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
     "scenarios": {scenario: {engine: verdict}}, "scenario_needs": {scenario: {hardware, needs: {measure: value},
-    figures: {engine: {measure: whether the answer cites a figure}}}}}."""
+    figures: {engine: {measure: whether the answer cites a figure}}}}, "models": {model: summary}, "context": claim count}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -37,7 +38,26 @@ def compute_stats(catalog: Catalog) -> dict:
                     "figures": {a.engine: {m: a.figures.get(m, NO_FIGURE) != NO_FIGURE for m in s.numeric}
                                 for a in s.answers}}
              for s in catalog.scenarios}
-    return {"engines": stats, "cells": cells, "scenarios": scenarios, "scenario_needs": needs}
+    models = {record.id: model_summary(record, catalog) for record in catalog.models}
+    return {"engines": stats, "cells": cells, "scenarios": scenarios, "scenario_needs": needs, "models": models,
+            "context": len(catalog.engine_claims(CONTEXT_OWNER))}
+
+
+def model_summary(record: ModelRecord, catalog: Catalog) -> dict:
+    """A record's values with the label of each source (a claim's label, `card` or `unknown`)."""
+    def sourced(fact: Fact) -> dict:
+        return {"value": fact.value or None, "source": fact.source_label(catalog)}
+
+    return {
+        "task": record.task,
+        "variants": {v.name: {"parameters": sourced(v.parameters),
+                              "weights": {w.precision: sourced(w.size) for w in v.weights}} for v in record.variants},
+        "licence": sourced(record.licence),
+        "components": {c.name: {"role": c.role, **sourced(c.licence)} for c in record.components},
+        "access": sourced(record.access),
+        "inputs": [fact.kind for fact in record.inputs],
+        "ports": {port.engine: list(port.variants) for port in record.ports},
+    }
 
 
 def format_text(result: dict) -> str:

@@ -15,7 +15,8 @@ from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .hardware import HARDWARE_FILE, HARDWARE_SCHEMA_FILE, NO_HARDWARE, load_hardware
 from .maturity import maturity_problems
-from .model import Catalog, Claim, Cite, Count, Engine, ModelRow, claim_anchor
+from .model import Catalog, Claim, Cite, Count, ModelRow, claim_anchor
+from .modelrecords import CONTEXT_OWNER, MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
 from .problems import CatalogError, Problem
 from .scenario_checks import check_scenarios
 from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, load_scenario
@@ -28,6 +29,9 @@ CLAIMS_DIR = "claims"
 ENGINES_FILE = "engines.yaml"
 DIMENSIONS_FILE = "dimensions.yaml"
 SCHEMA_FILE = "claim.schema.json"
+# Directories of claims/ that are not engines.
+RESERVED_DIRS = {SCENARIOS_DIR: "the scenarios", MODELS_DIR: "the model records",
+                 CONTEXT_OWNER: "the shared facts (context claims)"}
 ID_LINE = re.compile(r"^\s*-?\s*id:\s*['\"]?([a-z0-9][a-z0-9.-]*/[a-z0-9][a-z0-9.-]*)", re.MULTILINE)
 
 
@@ -53,9 +57,10 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     # A dimensions file with errors may leave rows out: a record naming one is not a second error.
     rows_known = len(problems) == before
     catalog = Catalog(root, engines, layers, dimensions, hardware=NO_HARDWARE)
-    if SCENARIOS_DIR in engines:
-        problems.append(Problem(claims_dir / ENGINES_FILE, 1, SCENARIOS_DIR,
-                                f"engine id {SCENARIOS_DIR!r} is taken: claims/{SCENARIOS_DIR}/ holds the scenarios"))
+    for reserved, holds in RESERVED_DIRS.items():
+        if reserved in engines:
+            problems.append(Problem(claims_dir / ENGINES_FILE, 1, reserved,
+                                    f"engine id {reserved!r} is taken: claims/{reserved}/ holds {holds}"))
     for path in sorted(claims_dir.rglob("*")):
         if path.suffix not in (".yaml", ".yml"):
             continue
@@ -79,6 +84,11 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             scenario = located and load_scenario(located, claims_dir / SCENARIO_SCHEMA_FILE, problems)
             if scenario:
                 catalog.scenarios.append(scenario)
+        elif path.parent == claims_dir / MODELS_DIR:
+            located = read_records(path, problems, store)
+            record = located and load_model_record(located, claims_dir / MODEL_SCHEMA_FILE, problems)
+            if record:
+                catalog.models.append(record)
         elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
             located = read_records(path, problems, store)
             if located is not None:
@@ -89,6 +99,7 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     _check_references(catalog, problems)
     check_cells(catalog, problems, rows_known)
     check_scenarios(catalog, problems)
+    check_model_records(catalog, problems)
     if catalog.inventory is not None:
         check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)
     if problems:
@@ -107,8 +118,8 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
         return []
     engine_id, *subdirectories = path.relative_to(claims_dir).parts[:-1] or [""]
     report = "/".join(subdirectories)  # claims/<engine>/<report>/*.yaml live on the engine's <report> page
-    engine = catalog.engines.get(engine_id)
-    if engine is None:
+    known = engine_id in catalog.engines or engine_id == CONTEXT_OWNER
+    if not known:
         problems.append(Problem(path, 1, "-", f"unknown engine directory {engine_id!r} (engines: {', '.join(catalog.engines)})"))
     invalid = set()
     for location, message in ClaimsSchema.at(claims_dir / SCHEMA_FILE).errors(located.data):
@@ -123,10 +134,11 @@ def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: 
         problems.extend(_check_names(raw, engine_id, path, line, catalog, rows_known))
         if isinstance(raw.get("id"), str):
             catalog.ids.setdefault(raw["id"], []).append((path, line))
-        if index not in invalid and engine is not None:
-            claim = _build_claim(raw, engine, report, path, located, index)
-            problems.extend(_check_claim(claim))
-            claims.append(claim)
+        if index not in invalid and known:
+            claim = _build_claim(raw, engine_id, report, path, located, index, catalog, problems)
+            if claim is not None:
+                problems.extend(_check_claim(claim))
+                claims.append(claim)
     return claims
 
 
@@ -146,28 +158,40 @@ def _claim_id(data: list, index: Any) -> str:
     return "-"
 
 
-def _build_claim(raw: dict, engine: Engine, report: str, path: Path, located: LocatedYaml, index: int) -> Claim:
-    cites = tuple(
-        Cite(
-            file=cite["file"],
-            commit=cite.get("commit", engine.pin),
-            symbol=cite.get("symbol"),
-            phrase=cite.get("phrase"),
-            contains=cite.get("contains"),
-            line=located.line_of((index, "cites", position)),
-        )
-        for position, cite in enumerate(raw.get("cites", []))
-    )
+def _build_claim(raw: dict, owner: str, report: str, path: Path, located: LocatedYaml, index: int,
+                 catalog: Catalog, problems: list[Problem]) -> Claim | None:
+    """The claim of `owner` (an engine id, or `context` for a shared fact); None when a cite names a
+    repository that is not an engine's."""
+    cites = []
+    for position, cite in enumerate(raw.get("cites", [])):
+        line = located.line_of((index, "cites", position))
+        repo = cite.get("repo", owner)
+        if owner != CONTEXT_OWNER and repo != owner:
+            problems.append(Problem(path, line, raw["id"], "repo: only a context claim's cite names a repository; "
+                                                           "an engine's claims cite the engine's own"))
+            return None
+        if repo not in catalog.engines:
+            problems.append(Problem(path, line, raw["id"], "a context claim's cite names the engine whose pinned "
+                                    f"repository holds the file: repo: <{'|'.join(catalog.engines)}>"
+                                    if repo == CONTEXT_OWNER else f"repo: unknown engine {repo!r}"))
+            return None
+        cites.append(Cite(file=cite["file"], commit=cite.get("commit", catalog.engines[repo].pin),
+                          symbol=cite.get("symbol"), phrase=cite.get("phrase"), contains=cite.get("contains"),
+                          line=line, repo=repo))
     count, model = raw.get("count"), raw.get("model")
+    if owner == CONTEXT_OWNER and count:
+        problems.append(Problem(path, located.line_of((index, "count")), raw["id"],
+                                "count: a context claim counts nothing (a count belongs to one engine's repository)"))
+        return None
     return Claim(
         id=raw["id"],
-        engine=engine.id,
+        engine=owner,
         label=raw["label"],
         dimension=raw["dimension"],
         text=raw["text"].strip(),
         path=path,
         line=located.line_of((index,)),
-        cites=cites,
+        cites=tuple(cites),
         count=Count(count["value"], count["how"], located.line_of((index, "count")),
                     (count["study"]["value"], count["study"]["counted"]) if "study" in count else None) if count else None,
         provenance=raw.get("provenance"),

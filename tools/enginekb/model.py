@@ -82,6 +82,7 @@ class Cite:
     phrase: str | None = None
     contains: str | None = None
     line: int = 0  # where the cite stands in its claims file
+    repo: str = ""  # the engine whose repository holds the file: the claim's own, or a context cite's `repo`
 
     @property
     def target(self) -> str:
@@ -154,6 +155,7 @@ class Catalog:
     cells: list = field(default_factory=list)  # enginekb.cells.Cell, one per engine and row
     inventory: object = None  # enginekb.artifacts.Inventory: the study's artifacts, when claims/ lists them
     scenarios: list = field(default_factory=list)  # enginekb.scenarios.Scenario, one per question
+    models: list = field(default_factory=list)  # enginekb.modelrecords.ModelRecord, one per family
     hardware: object = None  # enginekb.hardware.Hardware: the classes needs and figures are on
 
     def claim(self, claim_id: str) -> Claim | None:
@@ -162,14 +164,21 @@ class Catalog:
     def engine_claims(self, engine_id: str) -> list[Claim]:
         return [claim for claim in self.claims if claim.engine == engine_id]
 
+    def claims_in_repository(self, engine_id: str) -> list[Claim]:
+        """The claims that cite the engine's repository or count in it: its own, and the shared
+        context claims with a cite naming `repo: <engine_id>`."""
+        return [claim for claim in self.claims
+                if claim.engine == engine_id or any(cite.repo == engine_id for cite in claim.cites)]
+
     def with_pin(self, engine_id: str, commit: str) -> Catalog:
-        """The same records with one engine pinned elsewhere: cites that followed the pin follow it."""
+        """The same records with one engine pinned elsewhere: cites of its repository that followed the
+        pin follow it (a context claim's too)."""
         old = self.engines[engine_id].pin
         engines = dict(self.engines) | {engine_id: replace(self.engines[engine_id], pin=commit)}
         claims = [
-            replace(claim, cites=tuple(replace(c, commit=commit) if c.commit == old else c for c in claim.cites))
-            if claim.engine == engine_id else claim
+            replace(claim, cites=tuple(replace(c, commit=commit) if c.repo == engine_id and c.commit == old else c
+                                       for c in claim.cites))
             for claim in self.claims
         ]
         return Catalog(self.root, engines, self.layers, self.dimensions, claims, self.ids, self.cells, self.inventory,
-                       self.scenarios, self.hardware)
+                       self.scenarios, self.models, self.hardware)

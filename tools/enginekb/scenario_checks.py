@@ -10,12 +10,11 @@ from .maturity import CAPPING, least_mature
 from .model import Catalog
 from .needs import MEASURES, NO_FIGURE
 from .problems import Problem
-from .scenarios import CELL_PART, CONTEXT, Answer, Scenario, cell_named, claims_under, path_claims
+from .modelrecords import CONTEXT_OWNER
+from .scenarios import CELL_PART, FIGURE_LABELS, Answer, Scenario, cell_named, claims_under, path_claims
 from .tiers import VERDICT_STRENGTH, tier_problems
 
 ARCHITECTURAL_ROW = "constraints.architectural"
-# A figure answers "how small, how fast, how much": only a number the records establish, not an inference.
-FIGURE_LABELS = ("verified", "repo-reported", "measured")
 NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 
 
@@ -50,7 +49,7 @@ def check_scenarios(catalog: Catalog, problems: list[Problem]) -> None:
 
 
 def _owned(record: str, engine: str) -> bool:
-    return record.split("/", 1)[0] in (engine, CONTEXT)
+    return record.split("/", 1)[0] in (engine, CONTEXT_OWNER)
 
 
 def _check_answer(scenario: Scenario, answer: Answer, catalog: Catalog, problem) -> None:
@@ -93,9 +92,11 @@ def _check_path(scenario: Scenario, answer: Answer, catalog: Catalog, problem) -
             problem(f"path.{field}: {record} belongs to {record.split('/', 1)[0]}, not to {answer.engine}")
         elif not record and answer.verdict != "no":
             problem(f"path.{field}: name the claim that establishes the path's {field} (a `no` may leave it out)")
-    models = getattr(catalog, "models", None)
-    if path.model and models is not None and path.model not in models:
-        problem(f"path.model: unknown model record {path.model!r} (claims/models/)")
+    record = _model_problem(catalog, answer, path.model, path.variant, "path", problem)
+    port = next((p for p in record.ports if p.engine == answer.engine), None) if record else None
+    if port is not None and path.variant and path.variant not in port.variants:
+        problem(f"path.variant: {path.model}'s record says the {answer.engine} port runs "
+                f"{', '.join(port.variants) or 'no variant'}, not {path.variant!r}")
     if not path.model and answer.verdict != "no" and not scenario.no_model:
         problem("path.model: name the model record the path runs (or give the scenario `no_model`)")
     weakest = least_mature(path_claims(answer, catalog))
@@ -173,9 +174,12 @@ def _figure_ok(figure, answer: Answer, catalog: Catalog, spec, problem) -> bool:
         problem(f"{where}: unknown hardware class {figure.on!r}")
         return False
     if figure.model:
-        models = getattr(catalog, "models", None)
-        if models is not None and figure.model not in models:
-            problem(f"{where}: unknown model record {figure.model!r}")
+        record = _model_problem(catalog, answer, figure.model, figure.variant, where, problem)
+        if record is None:
+            return False
+        sizes = [w.size.value for v in record.variants if v.name == figure.variant or not figure.variant for w in v.weights]
+        if figure.value not in {float(n.replace(",", "")) for size in sizes for n in NUMBER.findall(size)}:
+            problem(f"{where}: {figure.source}'s record gives no weight size of {figure.value:g}")
             return False
         return True
     claim = catalog.claim(figure.claim)
@@ -195,6 +199,21 @@ def _figure_ok(figure, answer: Answer, catalog: Catalog, spec, problem) -> bool:
         problem(f"{where}: {figure.claim} states no {figure.value:g} (its text, measurement or count)")
         return False
     return True
+
+
+def _model_problem(catalog: Catalog, answer: Answer, model: str, variant: str, where: str, problem):
+    """The model record named, or None (said) when it or its variant does not exist."""
+    if not model:
+        if variant:
+            problem(f"{where}.variant: a variant of which model? (name the model)")
+        return None
+    record = next((r for r in catalog.models if r.id == model), None)
+    if record is None:
+        problem(f"{where}: unknown model record {model!r} (claims/models/)")
+    elif variant and variant not in {v.name for v in record.variants}:
+        problem(f"{where}: {model} has no variant {variant!r} ({', '.join(v.name for v in record.variants)})")
+        return None
+    return record
 
 
 def _worse_row(catalog: Catalog, answer: Answer, row: str) -> bool:

@@ -25,7 +25,8 @@ from .yamlfile import LocatedYaml, read_text
 SCENARIOS_DIR = "scenarios"
 SCENARIO_SCHEMA_FILE = "scenario.schema.json"
 CELL_PART = "/cell/"
-CONTEXT = "context"  # claims/context/: facts that bear on several engines; any answer may rest on them
+# A figure answers "how small, how fast, how much": only a number the records establish, not an inference.
+FIGURE_LABELS = ("verified", "repo-reported", "measured")
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def load_scenario(located: LocatedYaml, schema_path: Path, problems: list[Proble
     """One scenario file; shape errors are reported and the scenario left out."""
     path, data = located.path, located.data
     name = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else path.stem
-    found = list(_file_schema(schema_path).errors([data]))
+    found = list(file_schema(schema_path).errors([data]))
     for location, message in found:
         problems.append(Problem(path, located.line_of(location[1:]), name, message))
     if found:
@@ -141,7 +142,7 @@ def _wrapped(text: str) -> ClaimsSchema:
                          "$defs": schema.get("$defs", {})})
 
 
-def _file_schema(path: Path) -> ClaimsSchema:
+def file_schema(path: Path) -> ClaimsSchema:
     ClaimsSchema.at(path)  # a missing or broken schema is a CatalogError, said as for the claims schema
     return _wrapped(read_text(path))
 
