@@ -154,6 +154,7 @@
       (data.byId.get(details.dataset.claim) || {cites: []}).cites.forEach(function (cite) {
         var item = element("li"), link = element("a", "kb-cite");
         link.href = cite.url;
+        if (cite.repo) item.append(cite.repo + ": ");  // a shared fact names the engine's repository it cites
         link.appendChild(element("code", "", cite.file));
         item.append(link, " ");
         if (cite.symbol) item.appendChild(element("code", "", cite.symbol));

@@ -13,7 +13,7 @@ from .cache import ResolveCache, load_cache, save_cache
 from .counts import compute_count
 from .errors import CheckFailure, CountMismatch, LockMissing
 from .gitstore import GitStore
-from .lock import Lock, cite_entry, cite_key, count_entry, count_key
+from .lock import Lock, cite_entry, cite_key, count_entry, count_key, entry_repository
 from .repos import RepositorySources
 from .resolve import Resolver
 
@@ -40,7 +40,12 @@ class Result:
 
 
 def _cite_result(claim: Claim, cite: Cite, **fields) -> Result:
-    return Result(claim.id, claim.engine, cite.commit, cite.file, cite.target, path=claim.path, line=cite.line, **fields)
+    """Reported under the repository checked: a context claim's cite counts with that engine's."""
+    return Result(claim.id, cite.repo, cite.commit, cite.file, cite.target, path=claim.path, line=cite.line, **fields)
+
+
+def _cites_in(claim: Claim, engine_id: str) -> list[Cite]:
+    return [cite for cite in claim.cites if cite.repo == engine_id]
 
 
 def _count_result(claim: Claim, commit: str, count: Count, **fields) -> Result:
@@ -62,7 +67,7 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
     """
     jobs = jobs or len(os.sched_getaffinity(0))
     cache = load_cache(cache_dir)
-    tasks = [(catalog.engines[e], catalog.engine_claims(e)) for e in engines]
+    tasks = [(catalog.engines[e], catalog.claims_in_repository(e)) for e in engines]
     busy = [task for task in tasks if not _all_cached(cache, *task)]
     outcomes: dict[str, tuple[list[Result], Lock, ResolveCache]] = {}
     if jobs > 1 and len(busy) > 1:
@@ -85,11 +90,11 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
 
 def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim]) -> bool:
     for claim in claims:
-        for cite in claim.cites:
+        for cite in _cites_in(claim, engine.id):
             blob = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
             if blob is None or _cached_cite(cache, blob, cite) is None:
                 return False
-        if claim.count and cache.count_key(engine.pin, claim.count.query) not in cache.counts:
+        if claim.count and claim.engine == engine.id and cache.count_key(engine.pin, claim.count.query) not in cache.counts:
             return False
     return True
 
@@ -110,7 +115,7 @@ class _LazyStore:
         if self.failure is not None:
             raise self.failure
         if self.store is None:
-            commits = {cite.commit for claim in self.claims for cite in claim.cites} | {self.engine.pin}
+            commits = {cite.commit for claim in self.claims for cite in _cites_in(claim, self.engine.id)} | {self.engine.pin}
             try:
                 self.store = self.sources.open(self.engine, commits)
             except CheckFailure as error:
@@ -133,8 +138,8 @@ def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySource
     resolver = Resolver()
     try:
         for claim in claims:
-            results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in claim.cites]
-            if claim.count:
+            results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in _cites_in(claim, engine.id)]
+            if claim.count and claim.engine == engine.id:
                 results.append(_check_count(store, cache, engine.pin, claim, fresh))
     finally:
         store.close()
@@ -207,9 +212,9 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
     used_cites, used_counts = set(), set()
     for engine_id in engines:
         pin = catalog.engines[engine_id].pin
-        for claim in catalog.engine_claims(engine_id):
-            for cite in claim.cites:
-                key = cite_key(engine_id, cite)
+        for claim in catalog.claims_in_repository(engine_id):
+            for cite in _cites_in(claim, engine_id):
+                key = cite_key(claim.engine, cite)
                 used_cites.add(key)
                 entry = lock.cites.get(key)
                 if entry is None:
@@ -217,7 +222,7 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
                     results.append(_cite_result(claim, cite, **_failed(error)))
                 else:
                     results.append(_cite_result(claim, cite, status="ok", lines=tuple(entry["lines"]), kind=entry["kind"]))
-            if claim.count:
+            if claim.count and claim.engine == engine_id:
                 key = count_key(engine_id, pin, claim.count)
                 used_counts.add(key)
                 entry = lock.counts.get(key)
@@ -230,9 +235,10 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
                 else:
                     results.append(_count_result(claim, pin, claim.count, status="ok", value=entry["value"]))
     for key, entry in sorted(lock.cites.items()):
-        if entry["engine"] in engines and key not in used_cites:
-            results.append(Result("-", entry["engine"], entry["commit"], entry["file"], key[4], "fail", lock_path, 0,
-                                  reason=f"stale lock entry: no claim cites {entry['engine']} {entry['file']} {key[4]!r}; "
+        repo = entry_repository(entry)
+        if repo in engines and key not in used_cites:
+            results.append(Result("-", repo, entry["commit"], entry["file"], key[4], "fail", lock_path, 0,
+                                  reason=f"stale lock entry: no claim cites {repo} {entry['file']} {key[4]!r}; "
                                          "refresh the lock", failure="stale lock entry"))
     for key, entry in sorted(lock.counts.items()):
         if entry["engine"] in engines and key not in used_counts:
@@ -249,6 +255,6 @@ def merge_lock(current: Lock, fresh: Lock, checked: list[str]) -> Lock:
     this run has not loaded) is the one that prunes them.
     """
     merged = Lock(dict(fresh.cites), dict(fresh.counts))
-    merged.cites.update({k: e for k, e in current.cites.items() if e["engine"] not in checked})
+    merged.cites.update({k: e for k, e in current.cites.items() if entry_repository(e) not in checked})
     merged.counts.update({k: e for k, e in current.counts.items() if e["engine"] not in checked})
     return merged

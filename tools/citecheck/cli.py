@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"citecheck: the lock was not written: {reason}", file=sys.stderr)
                 return EXIT_USAGE
     elapsed = monotonic() - started
-    claims_by_engine = Counter(c.engine for c in catalog.claims if c.engine in engines)
+    # Per repository checked: its engine's claims and the context claims citing it.
+    claims_by_engine = Counter({e: len(catalog.claims_in_repository(e)) for e in engines})
     print(REPORTS[args.format](results, engines, catalog, claims_by_engine, elapsed, args.offline))
     return EXIT_OK if all(r.ok for r in results) else EXIT_FAILED
 

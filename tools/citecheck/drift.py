@@ -71,11 +71,12 @@ def drift(catalog: Catalog, engine_id: str, store: GitStore, new: str) -> DriftR
     report = DriftReport(engine_id, old, new)
     renames = _renames(store, old, new)
     resolver = Resolver()
-    for claim in catalog.engine_claims(engine_id):
+    for claim in catalog.claims_in_repository(engine_id):
         for cite in claim.cites:
-            if cite.commit == old:  # a cite pinned to its own commit does not follow the pin
+            # A cite pinned to its own commit does not follow the pin; a context claim's may lie elsewhere.
+            if cite.repo == engine_id and cite.commit == old:
                 report.cites.append(_cite_drift(store, resolver, renames, claim, cite, new))
-        if claim.count:
+        if claim.count and claim.engine == engine_id:
             report.counts.extend(_count_drift(store, claim, old, new))
     hit = {c.claim for c in report.cites if c.status in ("changed", "broken")} | {c.claim for c in report.counts}
     for claim_id in sorted(hit):

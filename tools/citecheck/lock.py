@@ -43,11 +43,19 @@ class Lock:
 
 
 def cite_entry(engine: str, cite: Cite, blob: str, lines: tuple[int, int], kind: str) -> dict:
+    """`engine` owns the claim; a cite in another engine's repository (a context claim's) says which."""
     entry = {"engine": engine, "commit": cite.commit, "file": cite.file, cite.target_kind: cite.target}
+    if cite.repo and cite.repo != engine:
+        entry["repo"] = cite.repo
     if cite.contains:
         entry["contains"] = cite.contains
     entry.update(blob=blob, lines=list(lines), kind=kind)
     return entry
+
+
+def entry_repository(entry: dict) -> str:
+    """The engine whose repository a lock entry was resolved in."""
+    return entry.get("repo", entry["engine"])
 
 
 def count_entry(engine: str, commit: str, count: Count, value: int) -> dict:

@@ -9,7 +9,6 @@ from kbsite.render import describe_query
 
 
 def format_claim(claim: Claim, catalog: Catalog, lock: Lock) -> str:
-    engine = catalog.engines[claim.engine]
     lines = [
         f"{claim.id}  [{LABEL_TITLES[claim.label]}]  {catalog.dimensions[claim.dimension].title} ({claim.dimension})",
         f"  {display_path(claim.path)}:{claim.line}",
@@ -23,8 +22,9 @@ def format_claim(claim: Claim, catalog: Catalog, lock: Lock) -> str:
             where = f"{entry['kind']}, " + (f"line {first}" if first == last else f"lines {first}-{last}")
         target = cite.symbol if cite.symbol is not None else f'"{cite.phrase}"'
         contains = f" contains {cite.contains!r}" if cite.contains else ""
-        url = engine.permalink(cite.file, cite.commit, tuple(entry["lines"]) if entry else None)
-        lines.append(f"  cite: {cite.file} {target}{contains} ({where})\n        {url}")
+        url = catalog.engines[cite.repo].permalink(cite.file, cite.commit, tuple(entry["lines"]) if entry else None)
+        repo = f"{cite.repo}: " if cite.repo != claim.engine else ""  # a context claim names the repository
+        lines.append(f"  cite: {repo}{cite.file} {target}{contains} ({where})\n        {url}")
     if claim.count:
         lines.append(f"  count: {claim.count.value}, recomputed as {describe_query(claim.count.how).replace('`', '')}")
     if claim.note:

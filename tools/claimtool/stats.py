@@ -6,9 +6,9 @@ import json
 from collections import Counter
 
 from enginekb.cells import evidence_label
-from enginekb.model import LABELS, Catalog
+from enginekb.model import CONTEXT_OWNER, LABELS, Catalog
+from enginekb.modelrecords import Fact, ModelRecord
 from enginekb.needs import NO_FIGURE
-from enginekb.modelrecords import CONTEXT_OWNER, Fact, ModelRecord
 
 
 def compute_stats(catalog: Catalog) -> dict:

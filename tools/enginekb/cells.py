@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import Catalog
+from .model import CONTEXT_OWNER, Catalog
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
@@ -96,7 +96,7 @@ def check_cells(catalog: Catalog, problems: list[Problem], rows_known: bool) -> 
             row = catalog.dimensions.get(claim.dimension) if claim else None
             if claim is None:
                 problem(f"rests_on: unknown claim {claim_id!r}")
-            elif claim.engine != cell.engine:
+            elif claim.engine not in (cell.engine, CONTEXT_OWNER):  # a shared fact bears on every engine
                 problem(f"rests_on: {claim_id} is a claim of {claim.engine}, not of {cell.engine}")
             elif row is None:
                 continue  # the claim's unknown dimension is its own error, on its line

@@ -15,8 +15,8 @@ from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, load_cells
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
 from .hardware import HARDWARE_FILE, HARDWARE_SCHEMA_FILE, NO_HARDWARE, load_hardware
 from .maturity import maturity_problems
-from .model import Catalog, Claim, Cite, Count, ModelRow, claim_anchor
-from .modelrecords import CONTEXT_OWNER, MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
+from .model import CONTEXT_OWNER, Catalog, Claim, Cite, Count, ModelRow, claim_anchor
+from .modelrecords import MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
 from .problems import CatalogError, Problem
 from .scenario_checks import check_scenarios
 from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, load_scenario

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+# The owner of shared facts (claims/context/): claims any engine's records may rest on, no engine's result.
+CONTEXT_OWNER = "context"
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
 # How each label is written for readers, and a mark that tells labels apart without colour.
 LABEL_TITLES = {

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .frame import HTTPS_URL
-from .model import Catalog
+from .model import CONTEXT_OWNER, Catalog
 from .problems import Problem
 from .scenarios import FIGURE_LABELS, file_schema
 from .yamlfile import LocatedYaml
 
 MODELS_DIR = "models"
 MODEL_SCHEMA_FILE = "model-record.schema.json"
-CONTEXT_OWNER = "context"  # claims/context/: shared facts any engine's record may rest on
 ACCESS = ("open", "gated", "none")
 # How a value's source is shown: a claim shows its own label; these two have none of their own.
 CARD = "card"  # stated by a model card that no tool checks

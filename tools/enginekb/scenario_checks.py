@@ -7,10 +7,9 @@ from __future__ import annotations
 import re
 
 from .maturity import CAPPING, least_mature
-from .model import Catalog
+from .model import CONTEXT_OWNER, Catalog
 from .needs import MEASURES, NO_FIGURE
 from .problems import Problem
-from .modelrecords import CONTEXT_OWNER
 from .scenarios import CELL_PART, FIGURE_LABELS, Answer, Scenario, cell_named, claims_under, path_claims
 from .tiers import VERDICT_STRENGTH, tier_problems
 

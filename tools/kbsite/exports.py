@@ -14,7 +14,7 @@ from citecheck.lock import Lock, cite_key
 from enginekb.model import LABEL_MARKS, LABEL_TITLES, LABELS, Catalog, Claim, claim_anchor
 from enginekb.rubric import UNKNOWN_MEANING
 
-from .pages import engine_page
+from .pages import SHARED_FACTS_TITLE, engine_page
 from .templating import plain
 
 
@@ -28,17 +28,20 @@ class Stamp:
 
 
 def claim_record(claim: Claim, catalog: Catalog, lock: Lock, page_url: str) -> dict:
-    """One claim as plain data, with the lines the lock recorded and a permalink for each cite."""
-    engine = catalog.engines[claim.engine]
+    """One claim as plain data, with the lines the lock recorded and a permalink for each cite (in the
+    repository it names: a context claim's cites may lie in several engines')."""
     cites = []
     for cite in claim.cites:
         entry = lock.cites.get(cite_key(claim.engine, cite))
         lines = tuple(entry["lines"]) if entry else None
-        cites.append({
+        record = {
             "file": cite.file, cite.target_kind: cite.target, "contains": cite.contains, "commit": cite.commit,
             "lines": list(lines) if lines else None, "kind": entry["kind"] if entry else None,
-            "url": engine.permalink(cite.file, cite.commit, lines),
-        })
+            "url": catalog.engines[cite.repo].permalink(cite.file, cite.commit, lines),
+        }
+        if cite.repo != claim.engine:  # a context claim's cite: which engine's repository holds the file
+            record["repo"] = catalog.engines[cite.repo].name
+        cites.append(record)
     dimension = catalog.dimensions[claim.dimension]
     return {
         "id": claim.id, "engine": claim.engine, "label": claim.label, "layer": dimension.layer,
@@ -98,11 +101,11 @@ def search_entries(catalog: Catalog, url_of) -> list[dict]:
     row's title is left out: each engine page's topic headings are in the index once already."""
     entries = []
     for claim in catalog.claims:
-        engine = catalog.engines[claim.engine]
+        owner = catalog.engines[claim.engine].name if claim.engine in catalog.engines else SHARED_FACTS_TITLE
         entries.append({
             "location": f"{url_of(engine_page(claim.engine, claim.report))}#{claim_anchor(claim.id)}",
             # The index holds HTML fragments: everything from a record is escaped.
-            "title": html.escape(f"{claim.id} ({LABEL_TITLES[claim.label]}, {engine.name})"),
+            "title": html.escape(f"{claim.id} ({LABEL_TITLES[claim.label]}, {owner})"),
             "text": html.escape(plain(claim.text)),
         })
     return entries

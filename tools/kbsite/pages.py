@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from enginekb.model import CONTEXT_OWNER
+
 EXPLORER_PAGE = "analysis/explorer.md"
 DOWNLOADS = ("downloads/claims.json", "downloads/claims.csv", "downloads/claim.schema.json")
 
@@ -24,6 +26,16 @@ SHARED_REPORTS = {
 }
 
 
+# Shared facts (claims/context/) have a page of their own: they are no engine's result.
+SHARED_FACTS_PAGE = "analysis/shared_facts.md"
+SHARED_FACTS_TITLE = "Shared facts"
+
+
+def model_page(model_id: str) -> str:
+    """Each model family has a page of its own."""
+    return f"models/{model_id}.md"
+
+
 def scenario_page(scenario_id: str) -> str:
     """Each question of the decision guide has a page of its own, as caniuse has one per feature."""
     return f"analysis/scenarios/{scenario_id}.md"
@@ -33,6 +45,8 @@ def engine_page(engine_id: str, report: str = "") -> str:
     """The docs path a claim lives on: its engine's page (llama.cpp -> engines/llama_cpp.md), a shared
     report's page (feasibility -> analysis/feasibility.md), or the engine's own report page
     (vllm-omni, models -> engines/vllm_omni_models.md)."""
+    if engine_id == CONTEXT_OWNER:
+        return SHARED_FACTS_PAGE
     if report in SHARED_REPORTS:
         return SHARED_REPORTS[report]
     return f"engines/{re.sub(r'[^a-z0-9]+', '_', '-'.join(filter(None, (engine_id, report))))}.md"

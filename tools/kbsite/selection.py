@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enginekb.model import LABELS, Catalog, Claim
+from enginekb.model import CONTEXT_OWNER, LABELS, Catalog, Claim
 
 from .errors import RenderError
 
@@ -37,7 +37,8 @@ def select_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...
     unknown_options = set(options) - set(FILTERS)
     if unknown_options:
         raise RenderError(f"unknown option {', '.join(sorted(unknown_options))} (filters: {', '.join(FILTERS)})")
-    engines = named_engines(catalog, options.get("engine"))
+    # `engine=context` lists the shared facts; without it they never stand among an engine's results.
+    engines = [CONTEXT_OWNER] if options.get("engine") == CONTEXT_OWNER else named_engines(catalog, options.get("engine"))
     checks = {
         "dimension": (options.get("dimension"), catalog.dimensions),
         "layer": (options.get("layer"), {key for key, _ in catalog.layers}),
