@@ -423,3 +423,24 @@ def test_stats_report_the_needs_and_which_answers_have_figures(tmp_path, monkeyp
     report = json.loads(capsys.readouterr().out)["scenario_needs"]["speak"]
     assert report == {"hardware": "android-phone", "needs": {"rtf_max": 1},
                       "figures": {"demo": {"rtf_max": True}, "other": {"rtf_max": False}}}
+
+
+def test_a_figure_in_seconds_is_compared_in_milliseconds(tmp_path, monkeypatch, capsys):
+    claims_files = dict(CLAIMS)
+    claims_files["demo/a.yaml"] = CLAIMS["demo/a.yaml"].rstrip(" ") + """\
+        - id: demo/first-audio
+          label: repo-reported
+          dimension: tts.streaming
+          text: The README reports 2.6 s to first audio on a desktop CPU.
+          cites: [{file: README.md, phrase: first audio}]
+        """
+    root = make_project(tmp_path / "project", {"demo": {}, "other": {}}, claims_files)
+    scenario = with_numbers("partial", [PHONE], numeric={"rtf_max": {"value": 1}, "first_audio_ms": {"value": 500}})
+    scenario["engines"]["demo"]["figures"]["first_audio_ms"] = [
+        {"claim": "demo/first-audio", "value": 2.6, "unit": "s", "on": "desktop-cpu"}]
+    (root / "claims/scenarios").mkdir()
+    (root / "claims/scenarios/speak.yaml").write_text(yaml.safe_dump(scenario, sort_keys=False))
+    code, text = lint(root, monkeypatch, capsys)
+    assert code == 2, text
+    assert ("speak: demo: figures.first_audio_ms: demo/first-audio gives 2.6 s on desktop-cpu, failing first audio "
+            "≤ 500 ms on stronger hardware") in text, text

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 NO_FIGURE = "no figure"
+# A figure is written as its claim states it (`unit`); it is compared in its measure's unit.
+UNIT_SCALE = {("s", "ms"): 1000.0, ("ms", "ms"): 1.0, ("GB", "GB"): 1.0, ("MB", "GB"): 1 / 1024, ("GB", "MB"): 1024.0,
+              ("MB", "MB"): 1.0, ("KB", "MB"): 1 / 1024, ("kB", "MB"): 1 / 1000}
 
 
 @dataclass(frozen=True)
@@ -43,13 +46,21 @@ class FigureCite:
     count) or from a model record's size, with the class it was measured on."""
 
     measure: str
-    value: float
+    value: float  # as the source states it, in `unit`
+    unit: str  # "" when the value is in the measure's own unit
     on: str  # a hardware class; "" for a measure that does not depend on the hardware
     claim: str  # a claim id, or ""
     model: str  # a model record id, or ""
     variant: str
     not_binding: str  # why a failing figure does not decide this path (else it caps the verdict at no)
     line: int
+
+    def in_unit(self, measure: Measure) -> float | None:
+        """The value in the measure's unit, or None when the unit does not convert."""
+        if not self.unit or self.unit == measure.unit:
+            return self.value
+        scale = UNIT_SCALE.get((self.unit, measure.unit))
+        return None if scale is None else self.value * scale
 
     @property
     def source(self) -> str:

@@ -152,9 +152,9 @@ def _check_figures(scenario: Scenario, answer: Answer, catalog: Catalog, problem
             if not _figure_ok(figure, answer, catalog, spec, problem):
                 continue
             on = figure.on if spec.per_hardware else answer.hardware
-            ok = spec.meets(figure.value, need)
+            ok = spec.meets(figure.in_unit(spec), need)
             if not ok and hardware.at_least(on, answer.hardware) and not figure.not_binding and answer.verdict != "no":
-                problem(f"figures.{measure}: {figure.source} gives {figure.value:g} on {on}, failing {wanted} on "
+                problem(f"figures.{measure}: {figure.source} gives {figure.value:g}{figure.unit and ' ' + figure.unit} on {on}, failing {wanted} on "
                         f"{'the same' if on == answer.hardware else 'stronger'} hardware: that caps the verdict at no "
                         "unless the figure says why it does not bind (not_binding)")
             if ok and hardware.at_least(answer.hardware, on):
@@ -168,6 +168,9 @@ def _figure_ok(figure, answer: Answer, catalog: Catalog, spec, problem) -> bool:
     where = f"figures.{figure.measure}"
     if spec.per_hardware and not figure.on:
         problem(f"{where}: say which hardware class the figure was measured on (on)")
+        return False
+    if figure.in_unit(spec) is None:
+        problem(f"{where}: {figure.unit!r} does not convert to {spec.unit or 'a plain ratio'}")
         return False
     if figure.on and figure.on not in catalog.hardware.classes:
         problem(f"{where}: unknown hardware class {figure.on!r}")

@@ -120,7 +120,7 @@ def _answer(engine: str, raw: dict, hardware: str, located: LocatedYaml) -> Answ
     figures = {}
     for measure, cited in raw.get("figures", {}).items():
         figures[measure] = NO_FIGURE if cited == NO_FIGURE else tuple(
-            FigureCite(measure, float(item["value"]), item.get("on", ""), item.get("claim", ""), item.get("model", ""),
+            FigureCite(measure, float(item["value"]), item.get("unit", ""), item.get("on", ""), item.get("claim", ""), item.get("model", ""),
                        item.get("variant", ""), _prose(item.get("not_binding", "")),
                        located.line_of((*where, "figures", measure, index)))
             for index, item in enumerate(cited))

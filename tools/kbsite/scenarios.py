@@ -119,8 +119,9 @@ def _answer_figures(catalog: Catalog, scenario: Scenario, answer, link: Linker) 
         for figure in () if cited == NO_FIGURE else cited:
             claim = catalog.claim(figure.claim) if figure.claim else None
             on = catalog.hardware.classes.get(figure.on)
-            figures.append({"value": f"{figure.value:g}{' ' + spec.unit if spec.unit else ''}",
-                            "meets": spec.meets(figure.value, need), "on": on.title if on else "",
+            unit = figure.unit or spec.unit
+            figures.append({"value": f"{figure.value:g}{' ' + unit if unit else ''}",
+                            "meets": spec.meets(figure.in_unit(spec), need), "on": on.title if on else "",
                             "source": render_ref(claim, link, short=True) if claim else None,
                             "model": figure.source if figure.model else "", "not_binding": figure.not_binding})
         rows.append({"need": spec.need_text(need), "figures": figures})
