@@ -181,7 +181,7 @@ def test_scenarios_is_not_an_engine_directory(tmp_path, monkeypatch, capsys):
      "speak: demo: verdict partial is better than the cell on tts.streaming: say why (better_than_rows)"),
     (changed("engines.demo", dict(SCENARIO["engines"]["demo"], rests_on=["demo/guess"],
                                   obstacle={"kind": "missing-implementation", "what": "x", "rests_on": ["demo/guess"]})),
-     "speak: demo: a `no` rests on a claim of absence (absence: true) or an architectural constraint"),
+     "speak: demo: a `no` rests on a claim of absence (absence: true), an architectural constraint"),
     (changed("engines.demo.rests_on", ["demo/nothing"]), "speak: demo: rests_on: unknown claim 'demo/nothing'"),
     (changed("engines.demo.rests_on", ["demo/cell/io.streaming"]), "speak: demo: rests_on: unknown cell 'demo/cell/io.streaming'"),
     (changed("engines.other.rests_on", ["demo/runs"]), "speak: other: rests_on: demo/runs belongs to demo, not to other"),
@@ -444,3 +444,14 @@ def test_a_figure_in_seconds_is_compared_in_milliseconds(tmp_path, monkeypatch, 
     assert code == 2, text
     assert ("speak: demo: figures.first_audio_ms: demo/first-audio gives 2.6 s on desktop-cpu, failing first audio "
             "≤ 500 ms on stronger hardware") in text, text
+
+
+def test_a_figure_that_fails_the_need_supports_a_no(tmp_path, monkeypatch, capsys):
+    scenario = with_numbers("no", [DESKTOP])
+    scenario["engines"]["demo"]["rests_on"] = ["demo/rtf-desktop"]
+    scenario["engines"]["demo"]["obstacle"] = {"kind": "none"}
+    code, text = lint(project(tmp_path, scenario), monkeypatch, capsys)
+    assert code == 0, text
+    scenario["engines"]["demo"]["figures"]["rtf_max"] = [PHONE]  # a figure that meets the need supports no `no`
+    code, text = lint(project(tmp_path / "b", scenario), monkeypatch, capsys)
+    assert code == 2 and "speak: demo: a `no` rests on a claim of absence" in text, text

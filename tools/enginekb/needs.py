@@ -14,7 +14,7 @@ NO_FIGURE = "no figure"
 # A figure is written as its claim states it (`unit`); it is compared in its measure's unit.
 UNIT_SCALE = {("s", "ms"): 1000.0, ("ms", "ms"): 1.0, ("GB", "GB"): 1.0, ("MB", "GB"): 1 / 1024, ("GB", "MB"): 1024.0,
               ("MB", "MB"): 1.0, ("KB", "MB"): 1 / 1024, ("kB", "MB"): 1 / 1000,
-              ("B", "MB"): 1 / 1024 / 1024}
+              ("B", "MB"): 1 / 1024 / 1024, ("GiB", "GB"): 1.073741824, ("MiB", "GB"): 1.048576 / 1000}
 
 
 @dataclass(frozen=True)

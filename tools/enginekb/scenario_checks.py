@@ -65,8 +65,10 @@ def _check_answer(scenario: Scenario, answer: Answer, catalog: Catalog, problem)
     _check_path(scenario, answer, catalog, problem)
     _check_obstacle(answer, catalog, problem)
     claims = claims_under(answer, catalog)
-    if answer.verdict == "no" and not any(c.absence or c.dimension == ARCHITECTURAL_ROW for c in claims):
-        problem(f"a `no` rests on a claim of absence (absence: true) or an architectural constraint ({ARCHITECTURAL_ROW})")
+    if answer.verdict == "no" and not any(c.absence or c.dimension == ARCHITECTURAL_ROW for c in claims) \
+            and not _fails_a_need(scenario, answer, catalog):
+        problem(f"a `no` rests on a claim of absence (absence: true), an architectural constraint ({ARCHITECTURAL_ROW}) "
+                "or a figure that fails a numeric need")
     if not answer.better_than_rows:
         worse = [row for row in scenario.draws_on if _worse_row(catalog, answer, row)]
         if worse:
@@ -163,6 +165,18 @@ def _check_figures(scenario: Scenario, answer: Answer, catalog: Catalog, problem
         if answer.verdict == "yes" and not meets_here:
             problem(f"figures.{measure}: a `yes` needs a figure that meets {wanted} on {answer.hardware} "
                     "(or on weaker hardware)")
+
+
+def _fails_a_need(scenario: Scenario, answer: Answer, catalog: Catalog) -> bool:
+    """A cited figure fails a need on the answer's class or stronger hardware (and is not excused)."""
+    for measure, need in scenario.numeric.items():
+        spec, cited = MEASURES[measure], answer.figures.get(measure, NO_FIGURE)
+        for figure in () if cited == NO_FIGURE else cited:
+            value, on = figure.in_unit(spec), (figure.on if spec.per_hardware else answer.hardware)
+            if value is not None and on in catalog.hardware.classes and not figure.not_binding \
+                    and not spec.meets(value, need) and catalog.hardware.at_least(on, answer.hardware):
+                return True
+    return False
 
 
 def _figure_ok(figure, answer: Answer, catalog: Catalog, spec, problem) -> bool:
