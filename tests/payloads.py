@@ -90,7 +90,25 @@ def claims_tree() -> dict[str, str]:
                              "rank": 1, "reason": ALL[:200], "would_change": ALL, "better_than_rows": ALL,
                              "rests_on": ["demo/absent", "demo/cell/kind.category", "demo/verified"]}},
     }
+    def fact() -> dict:  # a fresh mapping each time: a shared one would be dumped as a YAML alias
+        return {"value": ALL[:200], "card": "https://x.invalid/card", "note": ALL}
+
+    record = {
+        "id": "payload", "name": ALL[:80], "task": "tts", "summary": text,
+        "variants": [{"name": "v1", "checkpoint": ALL, "parameters": fact(),
+                      "weights": [{"precision": "fp16", "size": {"value": ALL[:200], "claim": "demo/measured", "note": ALL}}]},
+                     {"name": "v2", "parameters": {"unknown": ALL}, "weights": []}],
+        "licence": {"weights": fact(), "components": [{"name": ALL[:80], "role": "phonemiser", "licence": {"unknown": ALL}}]},
+        "access": {"value": "open", "card": "https://x.invalid/card"},
+        "inputs": [{"kind": "reference-audio", "value": ALL[:200], "claim": "demo/verified", "note": ALL}],
+        "ports": {"demo": {"variants": ["v1"], "how": ALL[:240], "rests_on": ["demo/verified", "context/shared"]}},
+        "note": ALL,
+    }
+    shared = {"id": "context/shared", "label": "verified", "dimension": "kind.category", "text": text} | extra | {
+        "note": text, "cites": [{"repo": "demo", "file": "src/" + PAYLOADS[1] + ".c", "symbol": "S" + PAYLOADS[4].strip()}]}
     return {"demo/kind.yaml": _yaml(claims),
+            "models/payload.yaml": yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=1 << 20),
+            "context/shared.yaml": _yaml([shared]),
             "scenarios/payload.yaml": yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=1 << 20),
             "demo/models/models.yaml": _yaml([claim("model-row", "inferred", "kind.category", model=model)]),
             "demo/cells.yaml": _yaml(cells)}
@@ -161,6 +179,9 @@ PAGES = {
     "engines/demo_models.md": "# Demo models\n\n<!-- kb:models engine=demo -->\n\n<!-- kb:claims engine=demo report=models -->\n",
     "analysis/explorer.md": "# Explorer\n\n<!-- kb:explorer -->\n",
     "analysis/scenarios/payload.md": "<!-- kb:scenario payload heading=1 -->\n",  # each question's own page
+    "models/index.md": "# Models\n\n<!-- kb:families -->\n",
+    "models/payload.md": "<!-- kb:family payload heading=1 -->\n",  # each family's own page
+    "analysis/shared_facts.md": "# Shared facts\n\n<!-- kb:claims engine=context -->\n",
 }
 
 

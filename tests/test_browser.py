@@ -92,8 +92,10 @@ def test_a_citation_link_carries_the_pinned_commit_and_a_line_anchor(page, serve
 
 
 def _pages(site_dir) -> list[str]:
-    return sorted(str(p.parent.relative_to(site_dir)).replace(".", "") for p in site_dir.rglob("index.html")
-                  if "assets" not in p.parts and "search" not in p.parts)
+    """Every page's path below the site, the home page as "" (a page's own name may hold a dot: qwen2.5-omni)."""
+    paths = (p.parent.relative_to(site_dir).as_posix() for p in site_dir.rglob("index.html")
+             if "assets" not in p.parts and "search" not in p.parts)
+    return sorted("" if path == "." else path for path in paths)
 
 
 def test_searching_a_claim_id_lands_on_that_claim(page, served_site):

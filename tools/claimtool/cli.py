@@ -10,7 +10,7 @@ from pathlib import Path
 from citecheck.lock import LOCK_NAME, LockError, read_lock
 from citecheck.report import guarded
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
-from enginekb.model import LABELS
+from enginekb.model import CONTEXT_OWNER, LABELS
 from enginekb.problems import CatalogError
 
 from . import grep, lint, review, stats
@@ -83,8 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
         print("\n\n".join(show.format_claim(catalog.claim(claim_id), catalog, lock) for claim_id in args.ids))
         return 0
-    if args.engine and args.engine not in catalog.engines:
-        print(f"claims: unknown engine {args.engine} (engines: {', '.join(catalog.engines)})", file=sys.stderr)
+    if args.engine and args.engine not in catalog.engines and args.engine != CONTEXT_OWNER:
+        print(f"claims: unknown engine {args.engine} (engines: {', '.join(catalog.engines)}, or {CONTEXT_OWNER} "
+              "for the shared facts)", file=sys.stderr)
         return 2
     if args.command == "review":
         verified = sum(1 for c in catalog.claims if c.label == "verified" and (not args.engine or c.engine == args.engine))

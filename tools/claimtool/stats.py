@@ -57,6 +57,7 @@ def model_summary(record: ModelRecord, catalog: Catalog) -> dict:
         "access": sourced(record.access),
         "inputs": [fact.kind for fact in record.inputs],
         "ports": {port.engine: list(port.variants) for port in record.ports},
+        "no_port": [port.engine for port in record.no_port],
     }
 
 

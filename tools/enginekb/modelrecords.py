@@ -36,8 +36,9 @@ class Fact:
     card: str
     unknown: str
     note: str
-    line: int
+    line: int  # of its source (claim, card or unknown): where an error about the source points
     kind: str = ""  # for an input: what it is (reference-audio, speaker-id, ...)
+    value_line: int = 0  # of its value
 
     def source_label(self, catalog: Catalog) -> str:
         """The claim's label, `card` or `unknown`: never Verified unless a Verified claim backs it."""
@@ -91,6 +92,7 @@ class ModelRecord:
     access: Fact
     inputs: tuple[Fact, ...]
     ports: tuple[Port, ...]
+    no_port: tuple[Port, ...]  # engines shown to have no port: variants empty, `how` empty
     note: str
     path: Path
     line: int
@@ -122,9 +124,10 @@ def load_model_record(located: LocatedYaml, schema_path: Path, problems: list[Pr
         problems.append(Problem(path, located.line_of(("id",)), name, f"id must be the file name ({path.stem!r})"))
 
     def fact(raw: dict, *where) -> Fact:
+        source = next((key for key in ("claim", "card", "unknown") if key in raw), "")
         return Fact(" ".join(raw.get("value", "").split()), raw.get("claim", ""), raw.get("card", ""),
                     " ".join(raw.get("unknown", "").split()), " ".join(raw.get("note", "").split()),
-                    located.line_of(where), raw.get("kind", ""))
+                    located.line_of((*where, source)), raw.get("kind", ""), located.line_of((*where, "value")))
 
     variants = tuple(
         Variant(raw["name"], raw.get("checkpoint", ""), fact(raw["parameters"], "variants", i, "parameters"),
@@ -138,11 +141,13 @@ def load_model_record(located: LocatedYaml, schema_path: Path, problems: list[Pr
     ports = tuple(Port(engine, tuple(raw["variants"]), " ".join(raw["how"].split()), tuple(raw["rests_on"]),
                        located.line_of(("ports", engine)))
                   for engine, raw in data["ports"].items())
+    no_port = tuple(Port(engine, (), "", tuple(rests_on), located.line_of(("no_port", engine)))
+                    for engine, rests_on in data.get("no_port", {}).items())
     return ModelRecord(
         data["id"], " ".join(data["name"].split()), data["task"], " ".join(data["summary"].split()),
         tuple(data.get("uses", ())), variants, fact(licence["weights"], "licence", "weights"), components,
         fact(data["access"], "access"), tuple(fact(raw, "inputs", i) for i, raw in enumerate(data["inputs"])),
-        ports, " ".join(data.get("note", "").split()), path, located.line_of(()))
+        ports, no_port, " ".join(data.get("note", "").split()), path, located.line_of(()))
 
 
 def check_model_records(catalog: Catalog, problems: list[Problem]) -> None:
@@ -168,9 +173,19 @@ def check_model_records(catalog: Catalog, problems: list[Problem]) -> None:
         for field, fact in record.facts():
             _check_fact(catalog, field, fact, problem)
         if not record.access.unknown and record.access.value not in ACCESS:
-            problem(record.access.line, f"access: {record.access.value!r} is not one of {', '.join(ACCESS)}")
+            problem(record.access.value_line, f"access: {record.access.value!r} is not one of {', '.join(ACCESS)}")
         for port in record.ports:
             _check_port(catalog, record, port, lambda message: problem(port.line, f"ports.{port.engine}: {message}"))
+        for port in record.no_port:
+            def said(message: str) -> None:
+                problem(port.line, f"no_port.{port.engine}: {message}")
+
+            if port.engine in {p.engine for p in record.ports}:
+                said("the engine is listed under ports too")
+            _check_port(catalog, record, port, said)
+            claims = [catalog.claim(i) for i in port.rests_on]
+            if all(claims) and not any(c.absence for c in claims):
+                said("rests on at least one claim that states the absence (absence: true)")
 
 
 def _check_fact(catalog: Catalog, field: str, fact: Fact, problem) -> None:

@@ -14,6 +14,8 @@
     <!-- kb:artifacts -->                                    the earlier study's artifacts, used or why not
     <!-- kb:scenario tts-android-streaming -->               one question of the guide, engines best first
     <!-- kb:scenarios -->                                    every question against every engine
+    <!-- kb:family qwen3-tts -->                             one model family: sizes, licences, inputs, ports
+    <!-- kb:families task=tts,vla -->                        every model family as one table
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from enginekb.model import LABEL_TITLES, LABELS, Catalog
+from enginekb.model import CONTEXT_OWNER, LABEL_TITLES, LABELS, Catalog
 
-from .pages import DOWNLOADS
+from .pages import DOWNLOADS, SHARED_FACTS_TITLE
 
 
 def explorer_context(catalog: Catalog, link) -> dict:
@@ -20,7 +20,9 @@ def explorer_context(catalog: Catalog, link) -> dict:
     labels = Counter(claim.label for claim in catalog.claims)
     return {
         "total": len(catalog.claims),
-        "engines": [e for e in catalog.engines.values() if catalog.engine_claims(e.id)],
+        # Who the claims belong to: the engines with claims, then the shared facts when there are any.
+        "owners": [(e.id, e.name) for e in catalog.engines.values() if catalog.engine_claims(e.id)]
+                  + ([(CONTEXT_OWNER, SHARED_FACTS_TITLE)] if catalog.engine_claims(CONTEXT_OWNER) else []),
         "labels": [(label, LABEL_TITLES[label], labels[label]) for label in LABELS],
         "layers": catalog.layers,
         "dimensions": list(catalog.dimensions.values()),

@@ -18,6 +18,7 @@ from .directives import Directive, DirectiveError, find_directives
 from .errors import RenderError
 from .explorer import explorer_context
 from .measurements import render_measurements
+from .modelrecords import render_families, render_family
 from .models import model_rows
 from .pages import EXPLORER_PAGE, engine_page
 from .refs import Linker, render_ref
@@ -90,6 +91,10 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_scenario(catalog, directive.positional, directive.options, link)
     if directive.name == "scenarios":
         return render_scenario_overview(catalog, directive.positional, directive.options, link)
+    if directive.name == "family":
+        return render_family(catalog, directive.positional, directive.options, link)
+    if directive.name == "families":
+        return render_families(catalog, directive.positional, directive.options, link)
     if directive.name == "numbers":
         return render_numbers(catalog, directive.options, link)
     if directive.name == "labels":
@@ -103,7 +108,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_artifacts(catalog, directive.options, link)
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, explorer, labels, cells, scenario, scenarios, numbers, measurements, artifacts)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, family, families, explorer, labels, cells, scenario, scenarios, numbers, measurements, artifacts)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
