@@ -455,3 +455,23 @@ def test_a_figure_that_fails_the_need_supports_a_no(tmp_path, monkeypatch, capsy
     scenario["engines"]["demo"]["figures"]["rtf_max"] = [PHONE]  # a figure that meets the need supports no `no`
     code, text = lint(project(tmp_path / "b", scenario), monkeypatch, capsys)
     assert code == 2 and "speak: demo: a `no` rests on a claim of absence" in text, text
+
+
+def test_a_page_shows_computed_ranks_figures_against_the_need_and_the_least_mature_link(tmp_path):
+    from citecheck.lock import Lock
+    from kbsite.render import render_page
+
+    scenario = with_numbers("partial", [PHONE, {**DESKTOP, "not_binding": "An fp32 <b>build</b>."}], api="demo/api")
+    scenario["engines"]["other"]["hardware"] = "datacenter-gpu"  # a server answer, ranked apart
+    catalog = load_catalog(project(tmp_path, scenario))
+    page = render_page("<!-- kb:scenario speak -->\n", "analysis/choosing.md", catalog, Lock())
+    device, server = page.split('class="kb-cells kb-ranking"')[1:3]
+    assert 'data-kind="device"' in device and '<span class="kb-rank">#1</span> Demo' in device
+    assert '<span class="kb-rank">#1</span> Other' in server  # ranked on its own, not #2
+    assert "real-time factor ≤ 1:</strong>" in device
+    # Parentheses reach the page as entities (text is made inert to Markdown).
+    assert '<span class="kb-figure-meets">0.4 &#40;meets&#41;</span>' in device
+    assert '<span class="kb-figure-fails">2.1 &#40;fails&#41;</span>' in device
+    assert "does not bind: An fp32 &lt;b&gt;build&lt;/b&gt;." in device
+    assert "<strong>Least mature link:</strong> experimental (demo/api)" in device
+    assert "<em>no figure</em>" in server
