@@ -6,6 +6,8 @@ engine, side by side, each linking its answer)."""
 
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from enginekb.maturity import least_mature
 from enginekb.model import Catalog
 from enginekb.needs import MEASURES, NO_FIGURE
@@ -14,7 +16,7 @@ from enginekb.tiers import ranked
 
 from .cells import cell_html
 from .errors import RenderError
-from .pages import scenario_page
+from .pages import model_page, scenario_page
 from .refs import Linker, render_ref
 from .templating import render_template
 from .topics import HEADING_INERT
@@ -101,8 +103,9 @@ def _refs(catalog: Catalog, ids, link: Linker) -> list[str]:
 def _path_links(catalog: Catalog, answer, link: Linker) -> list[tuple[str, str]]:
     """(what, reference) for the path's model, API and backend, in that order."""
     path, found = answer.path, []
-    if path.model:
-        found.append(("Model", path.model + (f" ({path.variant})" if path.variant else "")))
+    if path.model:  # a model id is a slug (the record schema's pattern), safe in a URL; the text is escaped
+        found.append(("Model", Markup('<a href="{}">{}</a>').format(link(model_page(path.model)),
+                                                                   path.model + (f" ({path.variant})" if path.variant else ""))))
     for title, record in (("API", path.api), ("Backend", path.backend)):
         claim = catalog.claim(record) if record else None
         if claim is not None:
