@@ -39,12 +39,19 @@ def check_scenarios(catalog: Catalog, problems: list[Problem]) -> None:
             _check_answer(scenario, answer, catalog, lambda message, line=answer.line, a=answer:
                           problem(line, f"{a.engine}: {message}"))
         for figure in scenario.figures:
-            claim = catalog.claim(figure.claim)
-            if claim is None:
-                problem(figure.line, f"figures: unknown claim {figure.claim!r}")
-            elif claim.label not in FIGURE_LABELS:
-                problem(figure.line, f"figures: {figure.claim} is {claim.label}; a figure is a Verified, "
-                                     "repo-reported or measured claim")
+            wrong = _figure_claim_problem(catalog, figure.claim)
+            if wrong:
+                problem(figure.line, f"figures: {wrong}")
+
+
+def _figure_claim_problem(catalog: Catalog, claim_id: str) -> str:
+    """Why a claim cannot give a figure ("" when it can)."""
+    claim = catalog.claim(claim_id)
+    if claim is None:
+        return f"unknown claim {claim_id!r}"
+    if claim.label not in FIGURE_LABELS:
+        return f"{claim_id} is {claim.label}; a figure is a Verified, repo-reported or measured claim"
+    return ""
 
 
 def _owned(record: str, engine: str) -> bool:
@@ -199,15 +206,13 @@ def _figure_ok(figure, answer: Answer, catalog: Catalog, spec, problem) -> bool:
             problem(f"{where}: {figure.source}'s record gives no weight size of {figure.value:g}")
             return False
         return True
-    claim = catalog.claim(figure.claim)
-    if claim is None:
-        problem(f"{where}: unknown claim {figure.claim!r}")
+    wrong = _figure_claim_problem(catalog, figure.claim)
+    if wrong:
+        problem(f"{where}: {wrong}")
         return False
+    claim = catalog.claim(figure.claim)
     if not _owned(figure.claim, answer.engine):
         problem(f"{where}: {figure.claim} belongs to {claim.engine}, not to {answer.engine}")
-        return False
-    if claim.label not in FIGURE_LABELS:
-        problem(f"{where}: {figure.claim} is {claim.label}; a figure is a Verified, repo-reported or measured claim")
         return False
     stated = {float(n.replace(",", "")) for n in NUMBER.findall(claim.text)}
     stated |= {claim.measurement[0]} if claim.measurement else set()
