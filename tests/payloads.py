@@ -62,7 +62,7 @@ def claims_tree() -> dict[str, str]:
         return {"id": f"demo/{slug}", "label": label, "dimension": dimension, "text": text} | extra | fields
 
     claims = [
-        claim("verified", "verified", "kind.unit-of-work", note=text, cites=cites),
+        claim("verified", "verified", "kind.unit-of-work", note=text, cites=cites, maturity={"level": "experimental", "cite": 0}),
         claim("counted", "inferred", "kernel.operators",
               count={"value": 3, "how": {"file": "x/" + PAYLOADS[1] + ".c", "lines": PAYLOADS[0], "exclude": PAYLOADS[0]},
                      "study": {"value": ALL, "counted": ALL}}),
@@ -86,10 +86,18 @@ def claims_tree() -> dict[str, str]:
         "needs": {"platform": ALL, "model_class": ALL, "runtime": ALL, "constraints": list(PAYLOADS)},
         "draws_on": ["kind.unit-of-work", "kind.category"], "study": ALL, "note": ALL,
         "figures": [{"claim": "demo/measured", "tells": ALL[:200]}],
-        "engines": {"demo": {"verdict": "no", "path": ALL, "obstacle": {"kind": "missing-implementation", "what": ALL[:200]},
-                             "rank": 1, "reason": ALL[:200], "would_change": ALL, "better_than_rows": ALL,
+        "hardware": "android-phone", "allows_maturity": ["experimental"], "tiers": [["demo"]],
+        "engines": {"demo": {"verdict": "no", "hardware": "android-phone-cpu",
+                             "path": {"model": "payload", "variant": "v1", "api": "demo/verified", "backend": "demo/verified",
+                                      "how": ALL},
+                             "figures": {"rtf_max": [{"claim": "demo/measured", "value": 1.5, "on": "desktop-cpu",
+                                                      "not_binding": ALL}],
+                                         "memory_gb": "no figure"},
+                             "obstacle": {"kind": "missing-implementation", "what": ALL[:200], "rests_on": ["demo/absent"]},
+                             "reason": ALL[:200], "would_change": ALL, "better_than_rows": ALL,
                              "rests_on": ["demo/absent", "demo/cell/kind.category", "demo/verified"]}},
     }
+    scenario["needs"]["numeric"] = {"rtf_max": {"value": 1, "why": ALL}, "memory_gb": {"value": 2, "why": ALL}}
     def fact() -> dict:  # a fresh mapping each time: a shared one would be dumped as a YAML alias
         return {"value": ALL[:200], "card": "https://x.invalid/card", "note": ALL}
 

@@ -89,5 +89,5 @@ def test_a_folder_row_covers_the_files_inside_it(demo_project):
 
 def test_other_stray_files_under_claims_are_still_rejected(demo_project):
     project = demo_project({"notes.yaml": "- a\n"})
-    assert any("only engines.yaml, dimensions.yaml, study-artifacts.yaml and study-disagreements.yaml stand directly in claims/" in p
+    assert any("only engines.yaml, dimensions.yaml, hardware.yaml, study-artifacts.yaml and study-disagreements.yaml stand directly in claims/" in p
                for p in problems_of(project))

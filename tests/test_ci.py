@@ -346,10 +346,11 @@ def test_claims_lint_junit_has_a_testcase_per_records_file(bad_records, capsys):
     assert claimtool.cli.main(["--root", str(bad_records), "lint", "--format", "junit"]) == 2
     assert capsys.readouterr().out == f"""\
 <?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="claims lint" tests="4" failures="1" errors="0">
-  <testsuite name="claims" tests="2" failures="0" errors="0" skipped="0">
+<testsuites name="claims lint" tests="5" failures="1" errors="0">
+  <testsuite name="claims" tests="3" failures="0" errors="0" skipped="0">
     <testcase classname="claims" name="claims/dimensions.yaml" file="claims/dimensions.yaml" />
     <testcase classname="claims" name="claims/engines.yaml" file="claims/engines.yaml" />
+    <testcase classname="claims" name="claims/hardware.yaml" file="claims/hardware.yaml" />
   </testsuite>
   <testsuite name="demo" tests="2" failures="1" errors="0" skipped="0">
     <testcase classname="demo" name="claims/demo/a.yaml" file="claims/demo/a.yaml" />
@@ -361,7 +362,7 @@ def test_claims_lint_junit_has_a_testcase_per_records_file(bad_records, capsys):
 """
     (bad_records / "claims/demo/b.yaml").unlink()
     assert claimtool.cli.main(["--root", str(bad_records), "lint", "--format", "junit"]) == 0
-    assert 'tests="3" failures="0"' in capsys.readouterr().out
+    assert 'tests="4" failures="0"' in capsys.readouterr().out
 
 
 def test_citecheck_github_annotates_bad_records_too(bad_records, capsys):

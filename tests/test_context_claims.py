@@ -149,9 +149,11 @@ def test_claims_grep_selects_the_shared_facts_by_their_owner(shared, monkeypatch
 def test_a_scenario_answer_may_rest_on_a_context_claim(demo_project, lint):
     import yaml
 
-    answer = {"verdict": "partial", "path": "Net on the GPU", "obstacle": {"kind": "none"}, "rank": 1,
-              "reason": "Builds.", "would_change": "A wheel.", "rests_on": ["demo/net", "context/small-engine"]}
-    scenario = {"id": "jetson", "title": "Run on a Jetson", "who": "A robot builder.",
+    answer = {"verdict": "partial", "path": {"how": "Net on the GPU", "api": "demo/net", "backend": "demo/net"},
+              "obstacle": {"kind": "none"}, "reason": "Builds.", "would_change": "A wheel.",
+              "rests_on": ["demo/net", "context/small-engine"]}
+    scenario = {"id": "jetson", "title": "Run on a Jetson", "who": "A robot builder.", "hardware": "jetson-orin",
+                "no_model": "The fixture has no model records.", "tiers": [["demo"]],
                 "needs": {"platform": "Jetson", "model_class": "TTS", "runtime": "library", "constraints": []},
                 "draws_on": ["platform.jetson"], "engines": {"demo": answer}}
     root = demo_project({"demo/a.yaml": DEMO, "context/facts.yaml": CONTEXT,

@@ -12,7 +12,7 @@ from claimtool.cli import main as claims
 from claimtool.regrade import kappa
 from enginekb.cells import evidence_label
 from enginekb.load import load_catalog
-from enginekb.scenarios import Answer, answer_label
+from enginekb.scenarios import Answer, AnswerPath, answer_label
 from kbsite.render import render_page
 
 CLAIMS = {
@@ -164,6 +164,7 @@ def test_a_note_lets_every_engine_share_one_verdict_and_rules_reach_the_page(dem
 
 def test_a_proposal_an_answer_names_does_not_label_it(demo_project):
     catalog = load_catalog(demo_project(CLAIMS))
-    answer = Answer("demo", "partial", "Net in-process.", "missing-implementation", "No server.", 1, "Why.",
-                    "Our server design.", "", ("demo/library", "demo/server-idea"), 1)
+    answer = Answer("demo", "partial", AnswerPath("", "", "demo/library", "", "Net in-process."), "", {},
+                    "missing-implementation", "No server.", (), "Why.", "Our server design.", "", "",
+                    ("demo/library", "demo/server-idea"), 1)
     assert answer_label(answer, catalog) == "verified"  # demo/server-idea is a Proposal: shown, never a label

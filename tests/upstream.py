@@ -67,8 +67,8 @@ def make_project(root: Path, engines: dict[str, dict], claims: dict[str, str]) -
     claims_dir = root / "claims"
     claims_dir.mkdir(parents=True, exist_ok=True)
     for name in ("claim.schema.json", "cell.schema.json", "scenario.schema.json", "study-artifacts.schema.json",
-                 "model-record.schema.json", "second-reads.schema.json", "study-coverage.schema.json",
-                 "study-disagreements.schema.json", "dimensions.yaml"):
+                 "hardware.schema.json", "hardware.yaml", "model-record.schema.json", "second-reads.schema.json",
+                 "study-coverage.schema.json", "study-disagreements.schema.json", "dimensions.yaml"):
         shutil.copy(PROJECT / "claims" / name, claims_dir / name)
     listing = []
     for engine_id, fields in engines.items():

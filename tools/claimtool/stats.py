@@ -9,14 +9,15 @@ from enginekb.cells import evidence_label
 from enginekb.ledger import second_reads
 from enginekb.model import CONTEXT_OWNER, LABELS, Catalog
 from enginekb.modelrecords import Fact, ModelRecord
+from enginekb.needs import NO_FIGURE
 from enginekb.study_coverage import coverage_stats
 
 
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
-    "scenarios": {scenario: {engine: verdict}}, "second_reads": {engine: {verified, read, stale}},
-    "study_coverage": {study document: {statements, recorded}}, "models": {model: summary},
-    "context": claim count}."""
+    "scenarios": {scenario: {engine: verdict}}, "scenario_needs": {scenario: {hardware, needs: {measure: value},
+    figures: {engine: {measure: whether the answer cites a figure}}}}, "second_reads": {engine: {verified, read, stale}},
+    "study_coverage": {study document: {statements, recorded}}, "models": {model: summary}, "context": claim count}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
         claims = catalog.engine_claims(engine)
@@ -36,9 +37,13 @@ def compute_stats(catalog: Catalog) -> dict:
             "cell_labels": dict(Counter(evidence_label(cell, catalog) for cell in mine)),
         }
     scenarios = {s.id: {answer.engine: answer.verdict for answer in s.answers} for s in catalog.scenarios}
+    needs = {s.id: {"hardware": s.hardware, "needs": dict(s.numeric),
+                    "figures": {a.engine: {m: a.figures.get(m, NO_FIGURE) != NO_FIGURE for m in s.numeric}
+                                for a in s.answers}}
+             for s in catalog.scenarios}
     models = {record.id: model_summary(record, catalog) for record in catalog.models}
-    return {"engines": stats, "cells": cells, "scenarios": scenarios, "second_reads": second_reads(catalog),
-            "study_coverage": coverage_stats(catalog), "models": models,
+    return {"engines": stats, "cells": cells, "scenarios": scenarios, "scenario_needs": needs,
+            "second_reads": second_reads(catalog), "study_coverage": coverage_stats(catalog), "models": models,
             "context": len(catalog.engine_claims(CONTEXT_OWNER))}
 
 

@@ -14,11 +14,14 @@ from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, l
 from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, check_shared_verdicts, load_cells
 from .disagreements import DISAGREEMENTS_FILE, DISAGREEMENTS_SCHEMA_FILE, check_disagreements, load_disagreements
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
+from .hardware import HARDWARE_FILE, HARDWARE_SCHEMA_FILE, NO_HARDWARE, load_hardware
 from .ledger import LEDGER_FILE, LEDGER_SCHEMA_FILE, check_ledgers, load_ledger
+from .maturity import maturity_problems
 from .model import CONTEXT_OWNER, Catalog, Claim, Cite, Count, ModelRow, claim_anchor
 from .modelrecords import MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
 from .problems import CatalogError, Problem
-from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, check_scenarios, load_scenario
+from .scenario_checks import check_scenarios
+from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, load_scenario
 from .schema import ClaimsSchema
 from .scope import generalisations
 from .store import RecordStore, default_directory
@@ -56,7 +59,7 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     layers, dimensions, rules = load_dimensions(claims_dir / DIMENSIONS_FILE, problems, store)
     # A dimensions file with errors may leave rows out: a record naming one is not a second error.
     rows_known = len(problems) == before
-    catalog = Catalog(root, engines, layers, dimensions, rules=rules)
+    catalog = Catalog(root, engines, layers, dimensions, rules=rules, hardware=NO_HARDWARE)
     for reserved, holds in RESERVED_DIRS.items():
         if reserved in engines:
             problems.append(Problem(claims_dir / ENGINES_FILE, 1, reserved,
@@ -75,10 +78,14 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
                 located = read_records(path, problems, store)
                 if located is not None:
                     catalog.disagreements = load_disagreements(located, claims_dir / DISAGREEMENTS_SCHEMA_FILE, problems)
+            elif path.name == HARDWARE_FILE:
+                located = read_records(path, problems, store)
+                if located is not None:
+                    catalog.hardware = load_hardware(located, claims_dir / HARDWARE_SCHEMA_FILE, problems)
             elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
                 problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
-                                                      f"{DIMENSIONS_FILE}, {ARTIFACTS_FILE} and {DISAGREEMENTS_FILE} "
-                                                      "stand directly in claims/"))
+                                                      f"{DIMENSIONS_FILE}, {HARDWARE_FILE}, {ARTIFACTS_FILE} and "
+                                                      f"{DISAGREEMENTS_FILE} stand directly in claims/"))
         elif path.parent == claims_dir / COVERAGE_DIR:
             located = read_records(path, problems, store)
             coverage = located and load_coverage(located, claims_dir / COVERAGE_SCHEMA_FILE, problems)
@@ -217,6 +224,7 @@ def _build_claim(raw: dict, owner: str, report: str, path: Path, located: Locate
         measurement=(raw["measurement"]["value"], raw["measurement"]["unit"]) if "measurement" in raw else None,
         absence=raw.get("absence", False),
         rests_on=tuple(raw.get("rests_on", ())),
+        maturity=(raw["maturity"]["level"], raw["maturity"]["cite"]) if "maturity" in raw else None,
         model=ModelRow(model["family"], model["task"], tuple(model["stages"]), model["streaming"],
                        tuple(model.get("deploy", ()))) if model else None,
     )
@@ -239,6 +247,9 @@ def _check_claim(claim: Claim) -> list[Problem]:
 
     def problem(line: int, message: str) -> None:
         problems.append(Problem(claim.path, line, claim.id, message))
+
+    for message in maturity_problems(claim):
+        problem(claim.line, message)
 
     for cite in claim.cites:
         if not is_repository_path(cite.file):

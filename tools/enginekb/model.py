@@ -153,6 +153,7 @@ class Claim:
     measurement: tuple[float, str] | None = None  # (value, unit) of a measured claim
     absence: bool = False  # the claim states that something is absent
     rests_on: tuple[str, ...] = ()  # the claims a proposal or an inference rests on
+    maturity: tuple[str, int] | None = None  # (level, index of the cite that states it): enginekb.maturity
 
 
 @dataclass
@@ -173,6 +174,7 @@ class Catalog:
     disagreements: list = field(default_factory=list)  # enginekb.disagreements.Disagreement
     rules: dict[str, Rule] = field(default_factory=dict)  # the rules of grading, by id, in the order written
     models: list = field(default_factory=list)  # enginekb.modelrecords.ModelRecord, one per family
+    hardware: object = None  # enginekb.hardware.Hardware: the classes needs and figures are on
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)

@@ -1,9 +1,11 @@
 """Scenarios: claims/scenarios/<id>.yaml, one question of the decision guide per file.
 
-A scenario names who asks, the concrete path needed (platform, model class, runtime, constraints) and
-the rows whose cells break the answer down. Per engine it gives a verdict, the one path that engine
-would take, what stands in the way, a rank (equal ranks form a tier) and the claims and cells it rests
-on. Its evidence label is derived as for cells: the weakest label among what it rests on.
+A scenario names who asks, the hardware class it is about, its needs (the numeric ones as fields on
+that class) and the rows whose cells break the answer down. Per engine it gives a verdict, the one
+path that engine would take (a model record, the API and backend as claims), the figures bearing on
+each numeric need, what stands in the way (resting on claims) and the claims and cells it rests on;
+the tiers order the engines best first. Ranks and the evidence label are derived, never written: the
+rules are in `scenario_checks` and `tiers`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from functools import cache
 from pathlib import Path
 
 from .cells import LABEL_STRENGTH, evidence_label
-from .model import CONTEXT_OWNER, Catalog, Claim
+from .model import Catalog, Claim
+from .needs import NO_FIGURE, FigureCite
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml, read_text
@@ -22,24 +25,37 @@ from .yamlfile import LocatedYaml, read_text
 SCENARIOS_DIR = "scenarios"
 SCENARIO_SCHEMA_FILE = "scenario.schema.json"
 CELL_PART = "/cell/"
-# How good an answer is, for "better than the row": n/a cells grade nothing and are left out.
-VERDICT_STRENGTH = {"no": 0, "unknown": 1, "partial": 2, "yes": 3}
-ARCHITECTURAL_ROW = "constraints.architectural"
 # A figure answers "how small, how fast, how much": only a number the records establish, not an inference.
 FIGURE_LABELS = ("verified", "repo-reported", "measured")
+
+
+@dataclass(frozen=True)
+class AnswerPath:
+    model: str
+    variant: str
+    api: str
+    backend: str
+    how: str
+
+    @property
+    def links(self) -> tuple[str, ...]:
+        return tuple(claim for claim in (self.api, self.backend) if claim)
 
 
 @dataclass(frozen=True)
 class Answer:
     engine: str
     verdict: str
-    path: str
+    path: AnswerPath
+    hardware: str  # the class its path runs on: the scenario's, a unit of it, or a server class
+    figures: dict  # measure -> tuple[FigureCite, ...], or NO_FIGURE
     obstacle: str  # none | missing-implementation | architectural
     obstacle_what: str
-    rank: int
+    obstacle_rests_on: tuple[str, ...]
     reason: str
     would_change: str
     better_than_rows: str
+    above_partial: str
     rests_on: tuple[str, ...]
     line: int
 
@@ -56,14 +72,23 @@ class Scenario:
     id: str
     title: str
     who: str
+    hardware: str
     needs: dict
+    numeric: dict  # measure -> need value, on `hardware`
+    allows_maturity: tuple[str, ...]
+    no_model: str
     draws_on: tuple[str, ...]
-    answers: tuple[Answer, ...]  # best first: by rank, then in file order
+    tiers: tuple[tuple[str, ...], ...]
+    answers: tuple[Answer, ...]  # in tier order, then in file order
     figures: tuple[Figure, ...]
     study: str
     note: str
     path: Path
     line: int
+
+
+def _prose(text: str) -> str:
+    return " ".join(text.split())
 
 
 def load_scenario(located: LocatedYaml, schema_path: Path, problems: list[Problem]) -> Scenario | None:
@@ -77,24 +102,42 @@ def load_scenario(located: LocatedYaml, schema_path: Path, problems: list[Proble
         return None
     if data["id"] != path.stem:
         problems.append(Problem(path, located.line_of(("id",)), name, f"id must be the file name ({path.stem!r})"))
-    answers = sorted(
-        (Answer(engine, raw["verdict"], " ".join(raw["path"].split()), raw["obstacle"]["kind"],
-                " ".join(raw["obstacle"].get("what", "").split()), raw["rank"], " ".join(raw["reason"].split()),
-                " ".join(raw["would_change"].split()), " ".join(raw.get("better_than_rows", "").split()),
-                tuple(raw["rests_on"]), located.line_of(("engines", engine)))
-         for engine, raw in data["engines"].items()),
-        key=lambda answer: answer.rank)
-    figures = tuple(Figure(raw["claim"], " ".join(raw["tells"].split()), located.line_of(("figures", index)))
+    tiers = tuple(tuple(tier) for tier in data["tiers"])
+    order = {engine: position for position, engine in enumerate(e for tier in tiers for e in tier)}
+    answers = sorted((_answer(engine, raw, data["hardware"], located) for engine, raw in data["engines"].items()),
+                     key=lambda answer: order.get(answer.engine, len(order)))
+    figures = tuple(Figure(raw["claim"], _prose(raw["tells"]), located.line_of(("figures", index)))
                     for index, raw in enumerate(data.get("figures", ())))
-    return Scenario(data["id"], " ".join(data["title"].split()), " ".join(data["who"].split()), data["needs"],
-                    tuple(data["draws_on"]), tuple(answers), figures, " ".join(data.get("study", "").split()),
-                    " ".join(data.get("note", "").split()), path, located.line_of(()))
+    numeric = {measure: need["value"] for measure, need in data["needs"].get("numeric", {}).items()}
+    return Scenario(data["id"], _prose(data["title"]), _prose(data["who"]), data["hardware"], data["needs"], numeric,
+                    tuple(data.get("allows_maturity", ())), _prose(data.get("no_model", "")), tuple(data["draws_on"]),
+                    tiers, tuple(answers), figures, _prose(data.get("study", "")), _prose(data.get("note", "")), path,
+                    located.line_of(()))
+
+
+def _answer(engine: str, raw: dict, hardware: str, located: LocatedYaml) -> Answer:
+    where = ("engines", engine)
+    figures = {}
+    for measure, cited in raw.get("figures", {}).items():
+        figures[measure] = NO_FIGURE if cited == NO_FIGURE else tuple(
+            FigureCite(measure, float(item["value"]), item.get("unit", ""), item.get("on", ""), item.get("claim", ""), item.get("model", ""),
+                       item.get("variant", ""), _prose(item.get("not_binding", "")),
+                       located.line_of((*where, "figures", measure, index)))
+            for index, item in enumerate(cited))
+    path, obstacle = raw["path"], raw["obstacle"]
+    return Answer(engine, raw["verdict"],
+                  AnswerPath(path.get("model", ""), path.get("variant", ""), path.get("api", ""), path.get("backend", ""),
+                        _prose(path["how"])),
+                  raw.get("hardware", hardware), figures, obstacle["kind"], _prose(obstacle.get("what", "")),
+                  tuple(obstacle.get("rests_on", ())), _prose(raw["reason"]), _prose(raw["would_change"]),
+                  _prose(raw.get("better_than_rows", "")), _prose(raw.get("above_partial", "")), tuple(raw["rests_on"]),
+                  located.line_of(where))
 
 
 @cache
 def _wrapped(text: str) -> ClaimsSchema:
     schema = json.loads(text)
-    # Validated as the one item of a list, so every error names its field from the top (engines.ncnn.rank).
+    # Validated as the one item of a list, so every error names its field from the top (engines.ncnn.verdict).
     return ClaimsSchema({"type": "array", "items": {k: v for k, v in schema.items() if k not in ("$defs", "$id", "$schema")},
                          "$defs": schema.get("$defs", {})})
 
@@ -104,11 +147,21 @@ def file_schema(path: Path) -> ClaimsSchema:
     return _wrapped(read_text(path))
 
 
+def answer_records(answer: Answer) -> tuple[str, ...]:
+    """Every record an answer rests on: its rests_on, its obstacle's, its path's links and figures."""
+    figure_claims = [f.claim for cited in answer.figures.values() if cited != NO_FIGURE for f in cited if f.claim]
+    found: list[str] = []
+    for record in (*answer.rests_on, *answer.obstacle_rests_on, *answer.path.links, *figure_claims):
+        if record not in found:
+            found.append(record)
+    return tuple(found)
+
+
 def answer_label(answer: Answer, catalog: Catalog) -> str:
     """The weakest label among the claims and cells an answer rests on. A Proposal it names is the
     design that would change the answer, shown beside it, never evidence: it does not label it."""
     labels = []
-    for record in answer.rests_on:
+    for record in answer_records(answer):
         cell = cell_named(catalog, record)
         if cell is not None:
             labels.append(evidence_label(cell, catalog))
@@ -127,63 +180,12 @@ def cell_named(catalog: Catalog, record: str):
 def claims_under(answer: Answer, catalog: Catalog) -> list[Claim]:
     """The claims an answer rests on, directly or through a cell."""
     found = []
-    for record in answer.rests_on:
+    for record in answer_records(answer):
         cell = cell_named(catalog, record)
         ids = cell.rests_on if cell is not None else (record,)
         found.extend(claim for claim in map(catalog.claim, ids) if claim is not None and claim not in found)
     return found
 
 
-def check_scenarios(catalog: Catalog, problems: list[Problem]) -> None:
-    """What the schema cannot know: rows, engines, claims and cells exist and fit the answer."""
-    engines_with_claims = [e for e in catalog.engines if catalog.engine_claims(e)]
-    for scenario in catalog.scenarios:
-        def problem(line: int, message: str) -> None:
-            problems.append(Problem(scenario.path, line, scenario.id, message))
-
-        for row in scenario.draws_on:
-            if catalog.dimensions and row not in catalog.dimensions:
-                problem(scenario.line, f"draws_on: unknown row {row!r}")
-        named = {answer.engine for answer in scenario.answers}
-        for engine in engines_with_claims:
-            if engine not in named:
-                problem(scenario.line, f"engines: no verdict for {engine}")
-        for answer in scenario.answers:
-            _check_answer(scenario, answer, catalog, lambda message: problem(answer.line, f"{answer.engine}: {message}"))
-        for figure in scenario.figures:
-            claim = catalog.claim(figure.claim)
-            if claim is None:
-                problem(figure.line, f"figures: unknown claim {figure.claim!r}")
-            elif claim.label not in FIGURE_LABELS:
-                problem(figure.line, f"figures: {figure.claim} is {claim.label}; a figure is a Verified, "
-                                     "repo-reported or measured claim")
-
-
-def _check_answer(scenario: Scenario, answer: Answer, catalog: Catalog, problem) -> None:
-    if answer.engine not in catalog.engines:
-        problem("unknown engine")
-        return
-    for record in answer.rests_on:
-        owner = record.split("/", 1)[0]
-        exists = cell_named(catalog, record) is not None if CELL_PART in record else catalog.claim(record) is not None
-        if not exists:
-            problem(f"rests_on: unknown {'cell' if CELL_PART in record else 'claim'} {record!r}")
-        elif owner not in (answer.engine, CONTEXT_OWNER):  # a shared fact bears on every engine
-            problem(f"rests_on: {record} belongs to {owner}, not to {answer.engine}")
-    if answer.obstacle != "none" and not answer.obstacle_what:
-        problem("obstacle: say which (obstacle.what)")
-    claims = claims_under(answer, catalog)
-    if answer.obstacle == "architectural" and not any(c.dimension == ARCHITECTURAL_ROW for c in claims):
-        problem(f"obstacle: an architectural obstacle rests on a claim of {ARCHITECTURAL_ROW}")
-    if answer.verdict == "no" and not any(c.absence or c.dimension == ARCHITECTURAL_ROW for c in claims):
-        problem(f"a `no` rests on a claim of absence (absence: true) or an architectural constraint ({ARCHITECTURAL_ROW})")
-    if not answer.better_than_rows:
-        worse = [row for row in scenario.draws_on if _worse_row(catalog, answer, row)]
-        if worse:
-            problem(f"verdict {answer.verdict} is better than the cell on {', '.join(worse)}: say why (better_than_rows)")
-
-
-def _worse_row(catalog: Catalog, answer: Answer, row: str) -> bool:
-    cell = cell_named(catalog, f"{answer.engine}{CELL_PART}{row}")
-    return cell is not None and cell.verdict in VERDICT_STRENGTH and \
-        VERDICT_STRENGTH[answer.verdict] > VERDICT_STRENGTH[cell.verdict]
+def path_claims(answer: Answer, catalog: Catalog) -> list[Claim]:
+    return [claim for claim in map(catalog.claim, answer.path.links) if claim is not None]
