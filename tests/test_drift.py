@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from citecheck.drift import drift
 from citecheck.drift_cli import main
 from citecheck.gitstore import GitStore
@@ -109,3 +111,26 @@ def test_drift_command_prints_text_and_json_and_never_writes_the_lock(demo_proje
     assert main(args[:-1] + [pin]) == 0  # against itself: everything unchanged
     assert "6 unchanged, 0 moved, 0 changed, 0 broken, 0 counts changed" in capsys.readouterr().out
     assert main(args[:-1] + ["no-such-branch"]) == 2
+
+
+def test_a_revision_that_looks_like_an_option_never_reaches_git_fetch_as_one(demo_project, tmp_path, capsys,
+                                                                             monkeypatch):
+    (upstream, (pin, candidate)), project = _project(demo_project, tmp_path)
+    marker = tmp_path / "ran"
+    monkeypatch.setenv("CITECHECK_FETCH_URLS", f"demo={upstream}")  # a local fetch: upload-pack runs here
+    args = ["--root", str(project), "--engine", "demo", "--fetch", "--cache", str(tmp_path / "cache")]
+    assert main(args + ["--to", f"--upload-pack=touch {marker}; git-upload-pack"]) == 2
+    assert "is not a branch, tag or commit name" in capsys.readouterr().err
+    assert not marker.exists()
+    assert main(args + ["--to", candidate]) == 1  # the same fetch with a real revision works
+
+
+def test_a_commit_argument_must_be_a_full_sha_before_git_sees_it(demo):
+    from citecheck.errors import CommitMissing
+    store = GitStore(demo[0])
+    for bad in ("--output=/tmp/x", "HEAD", demo[1][1][:12]):
+        with pytest.raises(CommitMissing, match="not a full commit SHA"):
+            store.entries(bad)
+        with pytest.raises(CommitMissing, match="not a full commit SHA"):
+            store.files_mentioning(bad, "Net")
+    assert store.entries(demo[1][1])

@@ -21,7 +21,7 @@ from enginekb.model import Catalog, Claim, Cite
 from .check import where_else
 from .counts import compute_count
 from .errors import CheckFailure, FileMissing
-from .gitstore import GitStore
+from .gitstore import GitStore, require_sha
 from .resolve import Resolver
 
 CLASSES = ("unchanged", "moved", "changed", "broken")
@@ -86,7 +86,8 @@ def drift(catalog: Catalog, engine_id: str, store: GitStore, new: str) -> DriftR
 
 def _renames(store: GitStore, old: str, new: str) -> dict[str, str]:
     """Old path -> new path for the files git sees as renamed between the two commits."""
-    out = store.run("diff", "--find-renames", "--name-status", "-z", "--diff-filter=R", old, new)
+    out = store.run("diff", "--find-renames", "--name-status", "-z", "--diff-filter=R", "--end-of-options",
+                    require_sha(old), require_sha(new))
     fields = out.split("\0")
     renames = {}
     for index in range(0, len(fields) - 2, 3):

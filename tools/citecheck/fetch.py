@@ -7,8 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from .errors import RepositoryUnavailable
-from .gitstore import GIT_ENVIRONMENT, TIMEOUT_VARIABLE, git_timeout
+from .errors import CommitMissing, RepositoryUnavailable
+from .gitstore import GIT_ENVIRONMENT, TIMEOUT_VARIABLE, git_timeout, require_sha
 
 FETCH_TIMEOUT = 1800.0  # a network fetch of one commit
 
@@ -36,14 +36,15 @@ def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise RepositoryUnavailable(f"cannot create {cache} ({error.strerror})") from None
+    require_sha(sha)
     what = f"fetching {sha[:12]} from {url} into {cache}"
     if not (cache / "HEAD").exists():
-        done = _git("init", "-q", "--bare", str(cache), what=what)
+        done = _git("init", "-q", "--bare", "--end-of-options", str(cache), what=what)
         if done.returncode != 0:
             raise RepositoryUnavailable(f"{what}: {_last_line(done.stderr)}")
     have = _git("-C", str(cache), "cat-file", "-e", f"{sha}^{{commit}}", what=what)
     if have.returncode != 0:
-        done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", url, sha, what=what)
+        done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", "--end-of-options", url, sha, what=what)
         if done.returncode != 0:
             raise RepositoryUnavailable(f"could not fetch {sha[:12]} from {url}: {done.stderr.strip()}")
     return cache
@@ -51,8 +52,11 @@ def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
 
 def fetch_revision(url: str, revision: str, cache: Path) -> str:
     """Shallow-fetch a branch, tag or commit of `url` into the bare repository `cache`; its SHA."""
+    if revision.startswith("-") or not revision.isprintable():
+        # git would read it as an option (--upload-pack=... runs a command on a local fetch)
+        raise CommitMissing(f"{revision!r} is not a branch, tag or commit name")
     what = f"fetching {revision} from {url} into {cache}"
-    done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", url, revision, what=what)
+    done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", "--end-of-options", url, revision, what=what)
     if done.returncode != 0:
         raise RepositoryUnavailable(f"could not fetch {revision} from {url}: {done.stderr.strip()}")
     head = _git("-C", str(cache), "rev-parse", "FETCH_HEAD^{commit}", what=what)

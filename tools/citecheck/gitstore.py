@@ -44,6 +44,14 @@ def git_timeout(default: float) -> float:
 
 
 READ_TIMEOUT = 120.0  # a local read of one object or listing
+FULL_SHA = re.compile(r"[0-9a-f]{40}")
+
+
+def require_sha(sha: str) -> str:
+    """`sha` itself if it is a full commit SHA; a value git could read as an option never reaches it."""
+    if not isinstance(sha, str) or not FULL_SHA.fullmatch(sha):
+        raise CommitMissing(f"{sha!r} is not a full commit SHA (40 hexadecimal digits)")
+    return sha
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,7 @@ class GitStore:
 
     @lru_cache(maxsize=None)
     def commit(self, sha: str) -> git.Commit:
+        require_sha(sha)
         self._begin()
         try:
             commit = self.repo.commit(sha)
@@ -176,6 +185,8 @@ class GitStore:
 
     def resolve_revision(self, revision: str) -> str:
         """The full SHA of a commit, branch or tag of this repository."""
+        if revision.startswith("-") or not revision.isprintable():
+            raise CommitMissing(f"{revision!r} is not a branch, tag or commit name")
         self._begin()
         try:
             return self.repo.commit(revision).hexsha
@@ -232,7 +243,7 @@ class GitStore:
     def entries(self, sha: str) -> tuple[TreeEntry, ...]:
         """Every path in the commit's tree, directories included."""
         self.commit(sha)
-        listing = self.run("ls_tree", "-r", "-t", "-z", "--full-tree", sha)
+        listing = self.run("ls_tree", "-r", "-t", "-z", "--full-tree", "--end-of-options", sha)
         entries = []
         for record in filter(None, listing.split("\0")):
             meta, path = record.split("\t", 1)
@@ -248,7 +259,7 @@ class GitStore:
     def files_mentioning(self, sha: str, word: str, limit: int = 5) -> list[str]:
         """Files at `sha` where `word` occurs as a whole word (used to say where a symbol went)."""
         try:
-            out = self.run("grep", "-l", "-w", "-F", "-e", word, sha, "--")
+            out = self.run("grep", "-l", "-w", "-F", "-e", word, "--end-of-options", require_sha(sha), "--")
         except RepositoryUnavailable:  # no match is exit status 1; a hint is never worth a failure
             return []
         return [line.split(":", 1)[1] for line in out.splitlines()[:limit]]
