@@ -259,7 +259,7 @@ class GitStore:
     def files_mentioning(self, sha: str, word: str, limit: int = 5) -> list[str]:
         """Files at `sha` where `word` occurs as a whole word (used to say where a symbol went)."""
         try:
-            out = self.run("grep", "-l", "-w", "-F", "-e", word, "--end-of-options", require_sha(sha), "--")
+            out = self.run("grep", "-l", "-w", "-F", "-e", word, require_sha(sha), "--")
         except RepositoryUnavailable:  # no match is exit status 1; a hint is never worth a failure
             return []
         return [line.split(":", 1)[1] for line in out.splitlines()[:limit]]
