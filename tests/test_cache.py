@@ -39,19 +39,23 @@ def run(project, upstream, cache_dir):
     return results
 
 
-def test_a_second_run_resolves_nothing_and_reads_no_blob(moving, counted, tmp_path, monkeypatch):
+def test_a_second_run_resolves_nothing_and_only_reads_the_blobs_to_confirm_them(moving, counted, tmp_path,
+                                                                               monkeypatch):
     upstream, shas, project_at = moving
     project = project_at(shas[0])
     assert all(r.ok for r in run(project, upstream, tmp_path / "c"))
     assert len(counted) == 6
     counted.clear()
+    read, reads = GitStore.read, []
 
-    def refuse(self, sha, path):
-        raise AssertionError(f"a warm run read {path}")
+    def recorded(self, sha, path):
+        reads.append(path)
+        return read(self, sha, path)
 
-    monkeypatch.setattr(GitStore, "read", refuse)
+    monkeypatch.setattr(GitStore, "read", recorded)
     results = run(project, upstream, tmp_path / "c")
     assert all(r.ok for r in results) and counted == []
+    assert len(reads) == len([r for r in results if r.kind != "count"])  # one read per cite: its confirmation
     assert {r.claim: r.lines for r in results if r.claim == "demo/moved"} == {"demo/moved": (9, 12)}
 
 

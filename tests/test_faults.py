@@ -245,6 +245,41 @@ def test_a_malformed_citecheck_cache_entry_is_resolved_again_and_never_reaches_t
     assert list(rewritten["cites"].values()) == [[4, 7, "definition"]] and list(rewritten["counts"].values()) == [3]
 
 
+@pytest.mark.parametrize("forged", [[1, 2, "definition"], [4, 7, "phrase"], [4, 99, "definition"]])
+def test_a_forged_cache_entry_of_the_right_shape_never_reaches_the_lock(checked, demo, private_cache, capsys,
+                                                                       forged, bounded):
+    _edit_json(private_cache / CACHE_NAME, lambda data: data["cites"].update({k: forged for k in data["cites"]}))
+    (checked / "claims" / "citecheck.lock").unlink()
+    assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 0, capsys.readouterr()
+    lock = read_lock(checked / "claims" / "citecheck.lock")
+    assert [(entry["lines"], entry["kind"]) for entry in lock.cites.values()] == [([4, 7], "definition")]
+
+
+def test_a_forged_cache_entry_for_a_missing_symbol_does_not_make_it_pass(checked, demo, private_cache, capsys,
+                                                                        bounded):
+    (checked / "claims" / "demo" / "a.yaml").write_text(GOOD.replace("symbol: Net::load", "symbol: Net::absent")
+                                                        .replace("contains: open_file", "contains: return"))
+
+    def forge(data):
+        (key, value), = data["cites"].items()
+        blob, path, kind, _, _ = json.loads(key)
+        data["cites"][json.dumps([blob, path, kind, "Net::absent", "return"])] = value
+    _edit_json(private_cache / CACHE_NAME, forge)
+    capsys.readouterr()
+    assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 1
+    assert "symbol not found" in capsys.readouterr().out
+    assert [e["symbol"] for e in read_lock(checked / "claims" / "citecheck.lock").cites.values()] == ["Net::load"]
+
+
+@pytest.mark.parametrize("change", [{"kind": "phrase"}, {"repo": "other"}, {"note": "x"}, {"blob": "-" * 40}])
+def test_offline_refuses_a_lock_entry_that_does_not_match_its_cite(checked, capsys, change, bounded):
+    lock_path = checked / "claims" / "citecheck.lock"
+    _edit_json(lock_path, lambda data: data["cites"][0].update(change))
+    capsys.readouterr()
+    assert citecheck(["--root", str(checked), "--offline"]) == 1
+    assert "lock entry mismatch" in capsys.readouterr().out
+
+
 def test_the_lock_is_never_written_with_an_entry_read_lock_refuses(checked, tmp_path):
     from citecheck.lock import Lock, LockError, write_lock
     path = checked / "claims" / "citecheck.lock"

@@ -11,11 +11,12 @@ from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
 from .cache import ResolveCache, load_cache, save_cache
 from .counts import compute_count
-from .errors import CheckFailure, CountMismatch, LockMissing
-from .gitstore import GitStore
-from .lock import Lock, cite_entry, cite_key, count_entry, count_key, entry_repository
+from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
+from .gitstore import FULL_SHA, Blob, GitStore
+from .lock import KINDS, Lock, cite_entry, cite_key, count_entry, count_key, entry_repository, valid_lines
 from .repos import RepositorySources
 from .resolve import Resolver
+from .textsearch import find_identifier, find_phrase
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,12 @@ def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, clai
             blob = store.get().read(cite.commit, cite.file)
             cache.blobs[cache.blob_key(cite.commit, cite.file)] = blob_sha = blob.sha
             hit = _cached_cite(cache, blob_sha, cite)
+        if hit is not None:
+            # A cached answer is a claim about the blob: it enters the lock only once the blob shows it.
+            blob = store.get().read(cite.commit, cite.file)
+            if blob.sha != blob_sha or not shows(blob, cite, hit):
+                cache.blobs[cache.blob_key(cite.commit, cite.file)] = blob_sha = blob.sha
+                hit = None
         if hit is None:
             blob = store.get().read(cite.commit, cite.file)
             if cite.symbol is not None:
@@ -189,6 +196,24 @@ def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim,
     return _count_result(claim, pin, count, status="ok", value=value)
 
 
+def shows(blob: Blob, cite: Cite, hit: list) -> bool:
+    """Whether lines `hit` of `blob` hold what the cite names: the symbol's last name, or the phrase,
+    and its `contains`. A cheap test of a cached resolution, not a second resolver."""
+    lines, kind = hit[:2], hit[2]
+    if not valid_lines(lines) or kind not in KINDS or (kind == "phrase") != (cite.phrase is not None):
+        return False
+    text = blob.data.decode("latin-1").split("\n")
+    if lines[1] > len(text):
+        return False
+    span = "\n".join(text[lines[0] - 1: lines[1]])
+    def latin1(word: str) -> str:  # the blob's decoding
+        return word.encode("utf-8").decode("latin-1")
+    if cite.phrase is not None:
+        return find_phrase(span, latin1(cite.phrase)) is not None
+    name = latin1(cite.symbol.replace(".", "::").split("::")[-1])
+    return find_identifier(span, name) is not None and (not cite.contains or latin1(cite.contains) in span)
+
+
 def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:
     """Where the symbol's last name occurs at `commit` (default: the cite's) other than the cited
     file: what a maintainer moving a pin needs."""
@@ -198,6 +223,14 @@ def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:
     word = cite.symbol.replace(".", "::").split("::")[-1]
     files = [f for f in store.files_mentioning(commit or cite.commit, word, limit=6) if f != cite.file][:5]
     return f"; {word} occurs in {', '.join(files)}" if files else f"; {word} occurs in no other file {where}"
+
+
+def entry_matches(entry: dict, claim: Claim, cite: Cite) -> bool:
+    """Whether a lock entry is the one citecheck would write for this cite: the same fields, nothing
+    added, a blob SHA, and a kind of the cite's sort (a phrase is found as a phrase, a symbol never)."""
+    expected = cite_entry(claim.engine, cite, entry["blob"], tuple(entry["lines"]), entry["kind"])
+    return (entry == expected and FULL_SHA.fullmatch(entry["blob"]) is not None
+            and (entry["kind"] == "phrase") == (cite.phrase is not None))
 
 
 def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: Path) -> list[Result]:
@@ -219,6 +252,10 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
                 entry = lock.cites.get(key)
                 if entry is None:
                     error = LockMissing("no lock entry for this cite: run citecheck against the repository")
+                    results.append(_cite_result(claim, cite, **_failed(error)))
+                elif not entry_matches(entry, claim, cite):
+                    error = LockMismatch("the lock entry does not match this cite (file, symbol or phrase, kind, "
+                                         "repository): run citecheck against the repository")
                     results.append(_cite_result(claim, cite, **_failed(error)))
                 else:
                     results.append(_cite_result(claim, cite, status="ok", lines=tuple(entry["lines"]), kind=entry["kind"]))

@@ -41,5 +41,9 @@ class LockMissing(CheckFailure):
     kind = "not in lock"
 
 
+class LockMismatch(CheckFailure):
+    kind = "lock entry mismatch"
+
+
 class ContainsMissing(CheckFailure):
     kind = "contains not found"
