@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 from enginekb.model import Catalog, Claim, Cite, Count, Engine
@@ -202,16 +204,24 @@ def shows(blob: Blob, cite: Cite, hit: list) -> bool:
     lines, kind = hit[:2], hit[2]
     if not valid_lines(lines) or kind not in KINDS or (kind == "phrase") != (cite.phrase is not None):
         return False
-    text = blob.data.decode("latin-1").split("\n")
-    if lines[1] > len(text):
+    text, starts = _text_and_line_starts(blob.data)
+    if lines[1] > len(starts):
         return False
-    span = "\n".join(text[lines[0] - 1: lines[1]])
+    span = text[starts[lines[0] - 1]: starts[lines[1]] if lines[1] < len(starts) else len(text)]
+
     def latin1(word: str) -> str:  # the blob's decoding
         return word.encode("utf-8").decode("latin-1")
     if cite.phrase is not None:
         return find_phrase(span, latin1(cite.phrase)) is not None
     name = latin1(cite.symbol.replace(".", "::").split("::")[-1])
-    return find_identifier(span, name) is not None and (not cite.contains or latin1(cite.contains) in span)
+    return find_identifier(span, name) is not None and (not cite.contains or find_phrase(span, latin1(cite.contains)) is not None)
+
+
+@lru_cache(maxsize=64)
+def _text_and_line_starts(data: bytes) -> tuple[str, list[int]]:
+    """A blob's text and the offset where each line starts (bytes cache their hash: a repeat is cheap)."""
+    text = data.decode("latin-1")
+    return text, list(accumulate(map(len, text.split("\n")), lambda total, length: total + length + 1, initial=0))
 
 
 def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:
