@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from enginekb.regularfile import NotRegularFileError, read_regular
 from enginekb.store import cache_home
 
 from .lock import KINDS, valid_count, valid_lines
@@ -93,7 +94,10 @@ def load_cache(directory: Path | None) -> ResolveCache:
     if directory is None:
         return ResolveCache(resolver)
     try:
-        data = json.loads((directory / CACHE_NAME).read_text(encoding="utf-8"))
+        data = json.loads(read_regular(directory / CACHE_NAME).decode("utf-8"))
+    except NotRegularFileError as error:
+        print(f"citecheck: warning: {error.strerror}; the cache is not used", file=sys.stderr)
+        return ResolveCache(resolver)
     except (OSError, ValueError):
         return ResolveCache(resolver)  # absent or unreadable: a cache is only ever an optimisation
     if not isinstance(data, dict) or data.get("resolver") != resolver:

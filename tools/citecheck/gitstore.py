@@ -12,6 +12,7 @@ deadline after which the processes are killed. Other commands run with gitpython
 
 from __future__ import annotations
 
+import configparser
 import os
 import re
 import threading
@@ -24,6 +25,8 @@ from pathlib import Path
 import git
 from gitdb.exc import BadName, BadObject
 
+from enginekb.regularfile import require_regular
+
 from .errors import CommitMissing, FileMissing, NotRegularFile, RepositoryUnavailable
 
 SYMLINK_MODE = 0o120000
@@ -31,6 +34,7 @@ BINARY_PROBE = 8000  # git's own heuristic: a NUL byte in the first 8000 bytes m
 TIMEOUT_VARIABLE = "CITECHECK_GIT_TIMEOUT"
 # How git's stderr tells a damaged repository from an absent object (which it answers on stdout).
 DAMAGE = ("error:", "fatal:")
+GITPYTHON_READS = ("HEAD", "config", "packed-refs", "commondir", "objects/info/alternates")
 GIT_ENVIRONMENT = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
@@ -74,12 +78,22 @@ class TreeEntry:
 class GitStore:
     def __init__(self, path: Path):
         self.path = Path(path)
+        git_dir = self.path / ".git" if (self.path / ".git").is_dir() else self.path
+        try:
+            for name in GITPYTHON_READS:  # read in Python, outside any git deadline: a FIFO would hang
+                require_regular(git_dir / name)
+        except OSError as error:
+            raise RepositoryUnavailable(f"{path}: {error.strerror}") from None
         try:
             self.repo = git.Repo(path)
+            self.repo.config_reader().read()  # read now: a malformed config is the mirror's fault, said once
         except (git.NoSuchPathError, git.InvalidGitRepositoryError) as error:
             raise RepositoryUnavailable(f"{path} is not a git repository ({type(error).__name__})") from None
         except OSError as error:
             raise RepositoryUnavailable(f"{path} cannot be read ({error.strerror or type(error).__name__})") from None
+        except configparser.Error as error:
+            first = str(error).splitlines()[0]
+            raise RepositoryUnavailable(f"{path}: its git config cannot be read ({first})") from None
         self.repo.git.update_environment(**GIT_ENVIRONMENT)
         self.repo.git.set_persistent_git_options(no_replace_objects=True)
         self.timeout = git_timeout(READ_TIMEOUT)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from enginekb.model import Cite, Count
+from enginekb.regularfile import open_regular, read_regular
 
 LOCK_NAME = "citecheck.lock"
 FORMAT_VERSION = 1
@@ -72,10 +73,10 @@ def _count_entry_key(entry: dict) -> tuple:
 
 
 def read_lock(path: Path) -> Lock:
-    if not path.exists():
-        return Lock()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
+    except FileNotFoundError:
+        return Lock()
     except OSError as error:
         raise LockError(f"{path}: cannot be read ({error.strerror})") from None
     except ValueError as error:
@@ -155,7 +156,12 @@ def write_lock(path: Path, lock: Lock) -> None:
 @contextmanager
 def _guarded(path: Path):
     """Hold an exclusive lock on `.citecheck.lock.guard` beside the lock (the lock itself is replaced)."""
-    with open(path.parent / f".{path.name}.guard", "a") as guard:
+    guard_path = path.parent / f".{path.name}.guard"
+    try:
+        descriptor = open_regular(guard_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    except OSError as error:
+        raise LockError(f"{guard_path}: the lock's guard cannot be opened ({error.strerror})") from None
+    with os.fdopen(descriptor, "a") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         try:
             yield

@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .regularfile import NotRegularFileError, read_regular
+
 STORE_NAME = "records.marshal"
 # The store's own code is part of the key too: a store written under other rules is not read.
 _READER = hashlib.sha256((Path(__file__).parent / "yamlfile.py").read_bytes()
@@ -46,7 +48,10 @@ class RecordStore:
         self.used_parsed: dict[str, tuple] = {}
         if directory is not None:
             try:
-                stored = marshal.loads((directory / STORE_NAME).read_bytes())
+                stored = marshal.loads(read_regular(directory / STORE_NAME))
+            except NotRegularFileError as error:
+                print(f"enginekb: warning: {error.strerror}; the record store is not used", file=sys.stderr)
+                return
             except (OSError, ValueError, EOFError, TypeError):
                 return
             if isinstance(stored, dict) and stored.get("reader") == _READER and isinstance(stored.get("parsed"), dict):

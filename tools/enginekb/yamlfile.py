@@ -9,15 +9,14 @@ and dates stay strings, as written.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .regularfile import NotRegularFileError, read_regular
 from .store import digest
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -72,20 +71,16 @@ class LocatedYaml:
 def read_text(path: Path) -> str:
     """A record file's text: a regular file, bounded in size, UTF-8, without control characters."""
     try:
-        # O_NONBLOCK: opening a FIFO named *.yaml must not wait for a writer.
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        raw = read_regular(path, MAX_BYTES)
+    except NotRegularFileError as error:
+        raise YamlError(path, 0, "is a directory, not a YAML file" if "a directory" in error.strerror
+                        else "is not a regular file") from None
     except IsADirectoryError:
         raise YamlError(path, 0, "is a directory, not a YAML file") from None
     except OSError as error:
         if isinstance(error, FileNotFoundError):
             raise
         raise YamlError(path, 0, f"cannot be read ({error.strerror})") from None
-    mode = os.fstat(descriptor).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(descriptor)
-        raise YamlError(path, 0, "is a directory, not a YAML file" if stat.S_ISDIR(mode) else "is not a regular file")
-    with os.fdopen(descriptor, "rb") as handle:
-        raw = handle.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
         raise YamlError(path, 0, f"is larger than {MAX_BYTES // 1024 // 1024} MiB")
     try:

@@ -1,0 +1,91 @@
+"""Special files where the tools expect regular ones (a FIFO above all): each is a clear error or a
+cache left unused, with its name, never a wait for a writer that never comes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from citecheck.cache import CACHE_NAME
+from citecheck.cli import main as citecheck
+from claimtool.cli import main as claims
+from enginekb.store import STORE_NAME
+from test_bad_input import GOOD
+
+
+@pytest.fixture
+def bounded():
+    def hang(signum, frame):
+        raise TimeoutError("waited on a special file")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture
+def checked(demo_project, demo, monkeypatch):
+    root = demo_project({"demo/a.yaml": GOOD})
+    monkeypatch.chdir(root)
+    assert citecheck(["--root", str(root), "--repo", f"demo={demo[0]}"]) == 0
+    return root
+
+
+def _fifo(path: Path) -> Path:
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+def test_a_fifo_for_the_lock_is_a_clear_error(checked, capsys, bounded):
+    fifo = _fifo(checked / "claims" / "citecheck.lock")
+    capsys.readouterr()
+    assert citecheck(["--root", str(checked), "--offline"]) == 2
+    assert f"{fifo} is a FIFO" in capsys.readouterr().err
+    assert claims(["show", "demo/net"]) in (0, 2)  # show reads the lock too: no wait there either
+
+
+def test_a_fifo_for_the_lock_guard_is_a_clear_error(checked, demo, capsys, bounded):
+    fifo = _fifo(checked / "claims" / ".citecheck.lock.guard")
+    capsys.readouterr()
+    assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 2
+    assert str(fifo) in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["record store", "resolve cache"])
+def test_a_fifo_for_a_cache_leaves_it_unused_with_a_warning(checked, demo, tmp_path, capsys, where, bounded):
+    fifo = _fifo(tmp_path / "enginekb-cache" / STORE_NAME if where == "record store"
+                 else tmp_path / "citecheck-cache" / CACHE_NAME)
+    capsys.readouterr()
+    assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 0
+    assert f"{fifo} is a FIFO" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["config", "packed-refs"])
+def test_a_fifo_in_a_mirror_s_metadata_is_a_clear_error(checked, demo, tmp_path, capsys, name, bounded):
+    mirror = tmp_path / "mirror"
+    shutil.copytree(demo[0], mirror)
+    fifo = _fifo(mirror / ".git" / name)
+    capsys.readouterr()
+    assert citecheck(["--root", str(checked), "--repo", f"demo={mirror}", "--no-write"]) == 1
+    out = capsys.readouterr()
+    assert f"{fifo} is a FIFO" in out.out + out.err and "Traceback" not in out.err
+
+
+def test_a_mirror_config_without_a_section_header_is_a_clear_error(checked, demo, tmp_path, capsys, bounded,
+                                                                  monkeypatch):
+    monkeypatch.setenv("CITECHECK_CACHE", "off")
+    mirror = tmp_path / "mirror"
+    shutil.copytree(demo[0] / ".git", mirror)  # a bare mirror: gitpython reads its config in Python
+    (mirror / "config").write_text("bare = true\n")
+    capsys.readouterr()
+    code = citecheck(["--root", str(checked), "--repo", f"demo={mirror}", "--no-write"])
+    out = capsys.readouterr()
+    assert code == 1, out.out + out.err
+    assert "its git config cannot be read (File contains no section headers" in out.out + out.err
