@@ -89,3 +89,13 @@ def test_a_mirror_config_without_a_section_header_is_a_clear_error(checked, demo
     out = capsys.readouterr()
     assert code == 1, out.out + out.err
     assert "its git config cannot be read (File contains no section headers" in out.out + out.err
+
+
+def test_a_hundred_thousand_nested_flow_sequences_are_an_error_not_a_crash(demo_project, tmp_path):
+    import subprocess
+    import sys
+    root = demo_project({"demo/a.yaml": GOOD, "demo/deep.yaml": "- " + "[" * 100_000 + "]" * 100_000 + "\n"})
+    done = subprocess.run([sys.executable, "-c", "import sys; from claimtool.cli import main; sys.exit(main(['lint']))"], cwd=root, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent / "tools")})
+    assert done.returncode == 2, (done.returncode, done.stderr[-500:])
+    assert "claims/demo/deep.yaml:1: -: nested deeper than 32 levels" in done.stderr + done.stdout
