@@ -40,3 +40,22 @@ def test_a_killed_writers_temporary_file_is_removed_by_the_next_writer(tmp_path)
     (tmp_path / ".citecheck-abc123.lock").write_text("half a lock")
     update_lock(path, lambda current: current)
     assert read_lock(path).cites == {} and not list(tmp_path.glob(".citecheck-*"))
+
+
+def test_a_run_that_loaded_older_claims_keeps_what_a_later_run_wrote_for_the_same_engine():
+    """Lost update: run A loads claims citing X; an edit makes them cite Y and run B writes Y (dropping
+    X); A, writing last, must neither drop Y nor put X back."""
+    from citecheck.check import merge_lock
+    from citecheck.lock import Lock
+
+    def entry(symbol):
+        return {"engine": "demo", "commit": "a" * 40, "file": "f.c", "symbol": symbol}
+
+    x, y, kept = ("demo", "x"), ("demo", "y"), ("demo", "kept")
+    seen = Lock({x: entry("x"), kept: entry("kept")})  # what A read before checking
+    current = Lock({y: entry("y"), kept: entry("kept")})  # what B wrote meanwhile
+    fresh = Lock({x: entry("x"), kept: entry("kept")})  # what A resolved
+    merged = merge_lock(current, fresh, ["demo"], seen)
+    assert set(merged.cites) == {y, kept}
+    alone = merge_lock(seen, Lock({kept: entry("kept")}), ["demo"], seen)  # no concurrent run: prunes x
+    assert set(alone.cites) == {kept}

@@ -295,13 +295,21 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
     return results
 
 
-def merge_lock(current: Lock, fresh: Lock, checked: list[str]) -> Lock:
+def merge_lock(current: Lock, fresh: Lock, checked: list[str], seen: Lock | None = None) -> Lock:
     """The fresh entries of the engines just checked, and the current entries of every other engine.
 
     Another engine's entries are kept as they are: its own run (perhaps a concurrent one, with claims
-    this run has not loaded) is the one that prunes them.
+    this run has not loaded) is the one that prunes them. `seen` is the lock as this run read it
+    before loading: an entry of a checked engine written since (by a run that loaded later claims) is
+    kept, and a fresh entry that such a run removed since is not put back.
     """
-    merged = Lock(dict(fresh.cites), dict(fresh.counts))
-    merged.cites.update({k: e for k, e in current.cites.items() if entry_repository(e) not in checked})
-    merged.counts.update({k: e for k, e in current.counts.items() if e["engine"] not in checked})
+    seen = seen if seen is not None else current
+    merged = Lock(
+        {k: e for k, e in fresh.cites.items() if k in current.cites or k not in seen.cites},
+        {k: e for k, e in fresh.counts.items() if k in current.counts or k not in seen.counts},
+    )
+    merged.cites.update({k: e for k, e in current.cites.items()
+                         if entry_repository(e) not in checked or k not in seen.cites and k not in fresh.cites})
+    merged.counts.update({k: e for k, e in current.counts.items()
+                          if e["engine"] not in checked or k not in seen.counts and k not in fresh.counts})
     return merged

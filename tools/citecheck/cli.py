@@ -14,7 +14,7 @@ from enginekb.problems import CatalogError
 
 from .cache import default_cache_dir
 from .check import check_offline, check_online, merge_lock
-from .lock import LOCK_NAME, LockError, read_lock, update_lock
+from .lock import LOCK_NAME, Lock, LockError, read_lock, update_lock
 from .repos import RepositorySources
 from .report import FORMATS, REPORTS, github_problems, guarded
 
@@ -89,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
     # A run of every engine writes the whole lock: a malformed lock is what it repairs, not an error.
     rewrites_all = not args.offline and not args.no_write and not args.pin and set(engines) >= {
         e for e in catalog.engines if catalog.engine_claims(e)}
+    lock = seen = Lock()  # the lock as this run found it, before its claims were checked
     try:
-        lock = read_lock(lock_path)
+        lock = seen = read_lock(lock_path)
     except LockError as error:
         if not rewrites_all:
             print(f"citecheck: {error}", file=sys.stderr)
@@ -112,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_write and not args.pin and all(r.ok for r in results):
             # Merged with the lock as it is at write time: another run may have refreshed other engines.
             try:
-                update_lock(lock_path, lambda current: merge_lock(current, fresh, engines), replace_malformed=rewrites_all)
+                update_lock(lock_path, lambda current: merge_lock(current, fresh, engines, seen),
+                            replace_malformed=rewrites_all)
             except (LockError, OSError) as error:
                 reason = f"{lock_path}: {error.strerror}" if isinstance(error, OSError) else error
                 print(f"citecheck: the lock was not written: {reason}", file=sys.stderr)
