@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,7 @@ from citecheck.cli import main as citecheck
 from claimtool.cli import main as claims
 from enginekb.store import STORE_NAME
 from test_bad_input import GOOD
-
-
-@pytest.fixture
-def bounded():
-    def hang(signum, frame):
-        raise TimeoutError("waited on a special file")
-
-    previous = signal.signal(signal.SIGALRM, hang)
-    signal.alarm(20)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
+from test_faults import bounded  # noqa: F401 - the fixture that turns a hang into a failure
 
 
 @pytest.fixture
