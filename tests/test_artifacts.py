@@ -46,7 +46,7 @@ def test_a_cited_artifact_and_an_explained_one_load(demo_project):
             "  - {path: benchmarks/results/a.json, measures: one run}\n",
             "  - {path: benchmarks/results/old.json, measures: a run, reason: retracted,"
             " replacement: benchmarks/results/a.json, why: wrong head}\n",
-            "  - {path: benchmarks/later/, files: 3, measures: runs, reason: later-commit, why: after the pages}\n")}))
+            "  - {path: benchmarks/later/, files: [a.json, b.json], measures: runs, reason: later-commit, why: after the pages}\n")}))
     assert [a.path for a in catalog.inventory.artifacts][0] == "benchmarks/results/a.json"
     assert catalog.inventory.artifacts[1].reason == "retracted"
 
@@ -83,8 +83,44 @@ def test_a_record_whose_artifact_is_not_listed_is_rejected(demo_project):
 
 def test_a_folder_row_covers_the_files_inside_it(demo_project):
     catalog = load_catalog(demo_project({"demo/experiments/x.yaml": measured("baselines/run/summary.json"),
-                                         "study-artifacts.yaml": inventory("  - {path: baselines/run/, files: 2, measures: m}\n")}))
+                                         "study-artifacts.yaml": inventory("  - {path: baselines/run/, measures: m}\n")}))
     assert catalog.inventory.artifacts[0].is_folder
+
+
+def test_a_listed_folder_covers_only_its_listed_files(demo_project):
+    """A folder that lists its files holds exactly those: a record citing another file in it is not covered."""
+    project = demo_project({"demo/experiments/x.yaml": measured("baselines/run/parity.json"),
+                            "study-artifacts.yaml": inventory(
+                                "  - {path: baselines/run/, files: [summary.json], measures: m, reason: superseded,"
+                                " replacement: baselines/new.json, why: w}\n")})
+    assert any("its artifact baselines/run/parity.json is missing" in p for p in problems_of(project))
+
+
+def test_the_count_of_a_folder_is_its_listed_files(demo_project):
+    catalog = load_catalog(demo_project({"demo/experiments/x.yaml": measured("baselines/run/summary.json"),
+                                         "study-artifacts.yaml": inventory(
+                                             "  - {path: baselines/run/, files: [summary.json, step/a.json], measures: m}\n")}))
+    assert catalog.inventory.artifacts[0].files == ("summary.json", "step/a.json")
+
+
+@pytest.mark.parametrize("row, expected", [
+    ("  - {path: baselines/run/, files: 2, measures: m}\n", "files: 2 is not of type 'array'"),
+    ("  - {path: baselines/run.json, files: [a.json], measures: m}\n", "only a folder row (a path ending in /) lists files"),
+    ("  - {path: baselines/run/, files: [summary.json, summary.json], measures: m}\n", "files"),
+])
+def test_a_typed_count_or_a_file_list_off_a_folder_is_rejected(demo_project, row, expected):
+    project = demo_project({"demo/experiments/x.yaml": measured("baselines/run/summary.json"),
+                            "study-artifacts.yaml": inventory(row)})
+    assert any(expected in p for p in problems_of(project))
+
+
+def test_a_file_with_its_own_row_is_not_listed_in_its_folder_too(demo_project):
+    project = demo_project({"demo/experiments/x.yaml": measured("baselines/run/summary.json"),
+                            "study-artifacts.yaml": inventory(
+                                "  - {path: baselines/run/summary.json, measures: m}\n",
+                                "  - {path: baselines/run/, files: [summary.json, b.json], measures: m, reason: no-figure,"
+                                " why: w}\n")})
+    assert any("files: summary.json has a row of its own" in p for p in problems_of(project))
 
 
 def test_other_stray_files_under_claims_are_still_rejected(demo_project):

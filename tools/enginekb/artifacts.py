@@ -28,7 +28,7 @@ class Artifact:
     path: str
     measures: str
     commit: str
-    files: int | None = None  # how many files a folder row stands for, when counted
+    files: tuple[str, ...] = ()  # the files a folder row stands for, relative to it; their count is len(files)
     reason: str | None = None
     replacement: str | None = None
     why: str | None = None
@@ -57,7 +57,7 @@ def load_inventory(located: LocatedYaml, schema_path: Path, problems: list[Probl
         return None
     data = located.data
     return Inventory(data["repository"], data["commit"], tuple(
-        Artifact(raw["path"], " ".join(raw["measures"].split()), raw.get("commit", data["commit"]), raw.get("files"),
+        Artifact(raw["path"], " ".join(raw["measures"].split()), raw.get("commit", data["commit"]), tuple(raw.get("files", ())),
                  raw.get("reason"), raw.get("replacement"), " ".join(raw["why"].split()) if "why" in raw else None,
                  located.line_of(("artifacts", index)))
         for index, raw in enumerate(data["artifacts"])))
@@ -79,17 +79,25 @@ def _source_in(claim: Claim, inventory: Inventory, artifact: Artifact) -> bool:
     source = claim.provenance["source"]
     if source["repository"].rstrip("/") != inventory.repository.rstrip("/"):
         return False
-    return source["path"].startswith(artifact.path) if artifact.is_folder else source["path"] == artifact.path
+    if not artifact.is_folder:
+        return source["path"] == artifact.path
+    if artifact.files:  # a listed folder holds exactly its files: a file with a row of its own is not inside it
+        return source["path"] in {artifact.path + name for name in artifact.files}
+    return source["path"].startswith(artifact.path)
 
 
 def check_inventory(inventory: Inventory, catalog: Catalog, path: Path, problems: list[Problem]) -> None:
     seen: dict[str, int] = {}
+    rows = {a.path: a.line for a in inventory.artifacts}
     for artifact in inventory.artifacts:
         def problem(message: str) -> None:
             problems.append(Problem(path, artifact.line, artifact.path, message))
 
         if artifact.path in seen:
             problem(f"listed twice (first at line {seen[artifact.path]})")
+        for name in artifact.files:
+            if artifact.path + name in rows:
+                problem(f"files: {name} has a row of its own (line {rows[artifact.path + name]}); list it once")
         seen.setdefault(artifact.path, artifact.line)
         cited_by = citing(inventory, artifact, catalog)
         if cited_by and artifact.reason:
