@@ -40,6 +40,9 @@ def test_the_project_site_builds_strictly(built_site):
     assert '<div class="mermaid">' in ncnn and "unpkg.com" not in ncnn and "cdn.jsdelivr" not in ncnn
     assert ncnn.index('src="../../assets/kb.js"') < ncnn.index('import mermaid from "../../assets/vendor/mermaid/mermaid.esm.min.mjs"')
     assert "mermaid" not in (built_site / "404.html").read_text() and "mermaid" not in explorer
+    # ...and its layout words stay out of the search index, which holds the page's sentences instead.
+    index = (built_site / "search" / "search_index.json").read_text()
+    assert "<div data-search-exclude=\"\"><div class=\"mermaid\">" in ncnn and "graph TB" not in index
 
 
 def test_every_page_and_the_search_index_are_within_their_budgets(built_site):

@@ -168,7 +168,8 @@
     details.appendChild(box);
     drawFromClaims(box, function (data) {
       var list = element("ul", "kb-cites-list");
-      (data.byId.get(details.dataset.claim) || {cites: []}).cites.forEach(function (cite) {
+      var claim = data.byId.get(details.dataset.claim) || {cites: []};
+      claim.cites.forEach(function (cite) {
         var item = element("li"), link = element("a", "kb-cite");
         link.href = cite.url;
         if (cite.repo) item.append(cite.repo + ": ");  // a shared fact names the engine's repository it cites
@@ -183,7 +184,13 @@
         }
         list.appendChild(item);
       });
-      return list;
+      // How far the text was checked: drawn with the cites so that engine pages stay within their weight.
+      var scope = claim.scope && element("p", "kb-scope");
+      if (scope) scope.append(element("span", "kb-scope-head", "Scope checked:"), " ", prose(claim.scope));
+      var fragment = document.createDocumentFragment();
+      fragment.append(list);
+      if (scope) fragment.append(scope);
+      return fragment;
     });
   }
 

@@ -115,11 +115,13 @@ def search_entries(catalog: Catalog, url_of) -> list[dict]:
     row's title is left out: each engine page's topic headings are in the index once already."""
     entries = []
     for claim in catalog.claims:
-        owner = catalog.engines[claim.engine].name if claim.engine in catalog.engines else SHARED_FACTS_TITLE
+        # An engine's claim id already starts with the engine; only a shared fact names its page.
+        owner = "" if claim.engine in catalog.engines else f", {SHARED_FACTS_TITLE}"
         entries.append({
             "location": f"{url_of(engine_page(claim.engine, claim.report))}#{claim_anchor(claim.id)}",
-            # The index holds HTML fragments: everything from a record is escaped.
-            "title": html.escape(f"{claim.id} ({LABEL_TITLES[claim.label]}, {owner})"),
-            "text": html.escape(plain(claim.text)),
+            # The index holds HTML fragments: everything from a record is escaped (quotes need not be,
+            # outside attributes, and would cost five bytes each in an index kept within its budget).
+            "title": html.escape(f"{claim.id} ({LABEL_TITLES[claim.label]}{owner})", quote=False),
+            "text": html.escape(plain(claim.text), quote=False),
         })
     return entries
