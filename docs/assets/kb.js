@@ -70,6 +70,7 @@
   function claimLink(claim, short) {
     var link = element("a", "kb-ref kb-ref-" + claim.label, short ? claim.id.split("/").slice(1).join("/") : claim.id);
     link.href = new URL(claim.page, root).href;
+    link.dataset.claim = claim.id;
     return link;
   }
 
@@ -142,6 +143,7 @@
     var panel = element("div", "kb-evidence");
     details.appendChild(panel);
     drawFromClaims(panel, function (data) {
+      setTimeout(function () { panel.dispatchEvent(new CustomEvent("kb:drawn", {bubbles: true})); });
       var fragment = document.createDocumentFragment();
       var ids = details.dataset.evidence.split(" ").filter(Boolean);
       var head = element("p", "kb-evidence-head");
@@ -155,6 +157,12 @@
         list.appendChild(item);
       });
       fragment.append(head, list);
+      var cell = details.closest("td[id], tr[id]");  // a verdict cell's or a scenario answer's permalink
+      if (cell) {
+        var permalink = element("a", "kb-permalink", "Permalink to this answer");
+        permalink.href = "#" + cell.id;
+        fragment.appendChild(element("p")).appendChild(permalink);
+      }
       var row = details.closest("[data-row]");  // a matrix row names its comparison row once for its cells
       var note = row && rubricNote(data, row.dataset.row, details.className.match(/kb-verdict-(\S+)/));
       if (note) fragment.appendChild(note);
@@ -192,6 +200,7 @@
     var holder = template.parentNode;
     holder.replaceChild(template.content, template);
     holder.classList.remove("kb-later");
+    holder.dispatchEvent(new CustomEvent("kb:drawn", {bubbles: true}));  // report.js adds its links
   }
 
   function renderLater() {
@@ -284,12 +293,20 @@
       if (!target) return;
       location.replace(location.href);  // the fragment again, now that it exists: :target applies
     }
-    var details = target.closest("details");
+    var details = target.closest("details") || target.querySelector(":scope > details.kb-cell, :scope > td > details.kb-cell");
     if (details) details.open = true;
     var claims = target.closest(".kb-claims");
     var heading = claims && claims.previousElementSibling;
     if (heading && heading.classList.contains("kb-topic")) foldTopic(heading, false);
     target.scrollIntoView();
+  }
+
+  // A verdict cell's permalink, `#row-device-memory-vllm`: its row's id and its engine. Given here, not
+  // in the HTML, where three hundred ids would weigh a matrix page down by a twentieth.
+  function cellIds() {
+    document.querySelectorAll("tr[id][data-row] > td[data-engine]").forEach(function (td) {
+      td.id = td.parentNode.id + "-" + td.dataset.engine;
+    });
   }
 
   // Matrices: the engine picker and the cue that more columns exist.
@@ -360,7 +377,8 @@
       table.kbCue = function () {
         var right = box.getBoundingClientRect().right;
         var hidden = Array.prototype.filter.call(table.querySelectorAll("thead th[data-engine]:not(.kb-off)"), function (th) {
-          return th.getBoundingClientRect().right > right + 2;
+          var column = th.getBoundingClientRect();
+          return (column.left + column.right) / 2 > right;  // a column mostly out of view, not one cut by a pixel
         }).length;
         box.classList.toggle("kb-more-right", hidden > 0);
         cue.hidden = hidden === 0;
@@ -525,6 +543,7 @@
     });
     document.addEventListener("toggle", onToggle, true);  // toggle does not bubble: listen while capturing
     topicTools();
+    cellIds();
     matrices();
     filteredTables();
     renderLater();
