@@ -319,7 +319,9 @@
         if (!(th.dataset.engine in names)) { engines.push(th.dataset.engine); names[th.dataset.engine] = th.textContent; }
       });
     });
-    var asked = (new URLSearchParams(location.search).get("engines") || "").split(",").filter(function (e) { return e in names; });
+    var asked = (new URLSearchParams(location.search).get("engines") || "").split(",").filter(function (e) {
+      return Object.prototype.hasOwnProperty.call(names, e);  // the URL is anyone's: "constructor" is no engine
+    });
     var chosen = new Set(asked.length ? asked : engines);
     var pickers = [];
 
@@ -402,7 +404,18 @@
     var more = box.querySelector(".kb-explorer-more");
     var names = ["engine", "label", "layer", "dimension", "text"];  // not q: the theme's search opens on ?q=
     var params = new URLSearchParams(location.search);
-    names.forEach(function (name) { if (params.has(name)) form.elements[name].value = params.get(name); });
+    // Each select may hold several values (engine=vllm,ncnn); only values among its options are taken.
+    names.forEach(function (name) {
+      if (!params.has(name)) return;
+      var field = form.elements[name], asked = params.get(name).split(",");
+      if (field.options) Array.prototype.forEach.call(field.options, function (o) { o.selected = o.value !== "" && asked.indexOf(o.value) !== -1; });
+      else field.value = params.get(name);
+    });
+    function chosen(field) {  // a select's chosen values ("all" is none), or a text box's words
+      if (!field.options) return field.value.trim();
+      return Array.prototype.filter.call(field.selectedOptions, function (o) { return o.value; }).map(function (o) { return o.value; });
+    }
+    function admits(values, value) { return !values.length || values.indexOf(value) !== -1; }
     var dimensions = {};
     Array.prototype.forEach.call(form.elements.dimension.options, function (o) { dimensions[o.value] = o.textContent; });
     status.textContent = "Reading the claims\u2026";
@@ -437,16 +450,16 @@
 
       function apply() {
         var want = {};
-        names.forEach(function (name) { want[name] = form.elements[name].value.trim(); });
+        names.forEach(function (name) { want[name] = chosen(form.elements[name]); });
         var words = want.text.toLowerCase().split(/\s+/).filter(Boolean);
         Array.prototype.forEach.call(form.elements.dimension.options, function (option) {
-          option.hidden = Boolean(want.layer && option.value && option.dataset.layer !== want.layer);
+          option.hidden = Boolean(option.value && !admits(want.layer, option.dataset.layer));
         });
         var counts = {};
         matches = records.filter(function (record) {
           var claim = record.claim;
-          var ok = (!want.engine || claim.engine === want.engine) && (!want.label || claim.label === want.label) &&
-            (!want.layer || claim.layer === want.layer) && (!want.dimension || claim.dimension === want.dimension) &&
+          var ok = admits(want.engine, claim.engine) && admits(want.label, claim.label) &&
+            admits(want.layer, claim.layer) && admits(want.dimension, claim.dimension) &&
             words.every(function (word) { return record.text.indexOf(word) !== -1; });
           if (ok) counts[claim.label] = (counts[claim.label] || 0) + 1;
           return ok;
@@ -464,8 +477,9 @@
           more.hidden = true;
           status.textContent = "No claim matches these filters. Clear the text or set a filter to \u201call\u201d.";
         }
+        box.dispatchEvent(new CustomEvent("kb:explorer-filtered", {detail: {claims: matches.map(function (r) { return r.claim; })}}));
         var query = new URLSearchParams();
-        names.forEach(function (name) { if (want[name]) query.set(name, want[name]); });
+        names.forEach(function (name) { if (want[name].length) query.set(name, String(want[name])); });
         var search = query.toString();
         history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
       }
