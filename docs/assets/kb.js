@@ -70,6 +70,7 @@
   function claimLink(claim, short) {
     var link = element("a", "kb-ref kb-ref-" + claim.label, short ? claim.id.split("/").slice(1).join("/") : claim.id);
     link.href = new URL(claim.page, root).href;
+    link.dataset.claim = claim.id;
     return link;
   }
 
@@ -142,6 +143,7 @@
     var panel = element("div", "kb-evidence");
     details.appendChild(panel);
     drawFromClaims(panel, function (data) {
+      setTimeout(function () { panel.dispatchEvent(new CustomEvent("kb:drawn", {bubbles: true})); });
       var fragment = document.createDocumentFragment();
       var ids = details.dataset.evidence.split(" ").filter(Boolean);
       var head = element("p", "kb-evidence-head");
@@ -155,6 +157,12 @@
         list.appendChild(item);
       });
       fragment.append(head, list);
+      var cell = details.closest("td[id], tr[id]");  // a verdict cell's or a scenario answer's permalink
+      if (cell) {
+        var permalink = element("a", "kb-permalink", "Permalink to this answer");
+        permalink.href = "#" + cell.id;
+        fragment.appendChild(element("p")).appendChild(permalink);
+      }
       var row = details.closest("[data-row]");  // a matrix row names its comparison row once for its cells
       var note = row && rubricNote(data, row.dataset.row, details.className.match(/kb-verdict-(\S+)/));
       if (note) fragment.appendChild(note);
@@ -199,6 +207,7 @@
     var holder = template.parentNode;
     holder.replaceChild(template.content, template);
     holder.classList.remove("kb-later");
+    holder.dispatchEvent(new CustomEvent("kb:drawn", {bubbles: true}));  // report.js adds its links
   }
 
   function renderLater() {
@@ -291,12 +300,20 @@
       if (!target) return;
       location.replace(location.href);  // the fragment again, now that it exists: :target applies
     }
-    var details = target.closest("details");
+    var details = target.closest("details") || target.querySelector(":scope > details.kb-cell, :scope > td > details.kb-cell");
     if (details) details.open = true;
     var claims = target.closest(".kb-claims");
     var heading = claims && claims.previousElementSibling;
     if (heading && heading.classList.contains("kb-topic")) foldTopic(heading, false);
     target.scrollIntoView();
+  }
+
+  // A verdict cell's permalink, `#row-device-memory-vllm`: its row's id and its engine. Given here, not
+  // in the HTML, where three hundred ids would weigh a matrix page down by a twentieth.
+  function cellIds() {
+    document.querySelectorAll("tr[id][data-row] > td[data-engine]").forEach(function (td) {
+      td.id = td.parentNode.id + "-" + td.dataset.engine;
+    });
   }
 
   // Matrices: the engine picker and the cue that more columns exist.
@@ -309,7 +326,9 @@
         if (!(th.dataset.engine in names)) { engines.push(th.dataset.engine); names[th.dataset.engine] = th.textContent; }
       });
     });
-    var asked = (new URLSearchParams(location.search).get("engines") || "").split(",").filter(function (e) { return e in names; });
+    var asked = (new URLSearchParams(location.search).get("engines") || "").split(",").filter(function (e) {
+      return Object.prototype.hasOwnProperty.call(names, e);  // the URL is anyone's: "constructor" is no engine
+    });
     var chosen = new Set(asked.length ? asked : engines);
     var pickers = [];
 
@@ -367,7 +386,8 @@
       table.kbCue = function () {
         var right = box.getBoundingClientRect().right;
         var hidden = Array.prototype.filter.call(table.querySelectorAll("thead th[data-engine]:not(.kb-off)"), function (th) {
-          return th.getBoundingClientRect().right > right + 2;
+          var column = th.getBoundingClientRect();
+          return (column.left + column.right) / 2 > right;  // a column mostly out of view, not one cut by a pixel
         }).length;
         box.classList.toggle("kb-more-right", hidden > 0);
         cue.hidden = hidden === 0;
@@ -391,7 +411,18 @@
     var more = box.querySelector(".kb-explorer-more");
     var names = ["engine", "label", "layer", "dimension", "text"];  // not q: the theme's search opens on ?q=
     var params = new URLSearchParams(location.search);
-    names.forEach(function (name) { if (params.has(name)) form.elements[name].value = params.get(name); });
+    // Each select may hold several values (engine=vllm,ncnn); only values among its options are taken.
+    names.forEach(function (name) {
+      if (!params.has(name)) return;
+      var field = form.elements[name], asked = params.get(name).split(",");
+      if (field.options) Array.prototype.forEach.call(field.options, function (o) { o.selected = o.value !== "" && asked.indexOf(o.value) !== -1; });
+      else field.value = params.get(name);
+    });
+    function chosen(field) {  // a select's chosen values ("all" is none), or a text box's words
+      if (!field.options) return field.value.trim();
+      return Array.prototype.filter.call(field.selectedOptions, function (o) { return o.value; }).map(function (o) { return o.value; });
+    }
+    function admits(values, value) { return !values.length || values.indexOf(value) !== -1; }
     var dimensions = {};
     Array.prototype.forEach.call(form.elements.dimension.options, function (o) { dimensions[o.value] = o.textContent; });
     status.textContent = "Reading the claims\u2026";
@@ -426,16 +457,16 @@
 
       function apply() {
         var want = {};
-        names.forEach(function (name) { want[name] = form.elements[name].value.trim(); });
+        names.forEach(function (name) { want[name] = chosen(form.elements[name]); });
         var words = want.text.toLowerCase().split(/\s+/).filter(Boolean);
         Array.prototype.forEach.call(form.elements.dimension.options, function (option) {
-          option.hidden = Boolean(want.layer && option.value && option.dataset.layer !== want.layer);
+          option.hidden = Boolean(option.value && !admits(want.layer, option.dataset.layer));
         });
         var counts = {};
         matches = records.filter(function (record) {
           var claim = record.claim;
-          var ok = (!want.engine || claim.engine === want.engine) && (!want.label || claim.label === want.label) &&
-            (!want.layer || claim.layer === want.layer) && (!want.dimension || claim.dimension === want.dimension) &&
+          var ok = admits(want.engine, claim.engine) && admits(want.label, claim.label) &&
+            admits(want.layer, claim.layer) && admits(want.dimension, claim.dimension) &&
             words.every(function (word) { return record.text.indexOf(word) !== -1; });
           if (ok) counts[claim.label] = (counts[claim.label] || 0) + 1;
           return ok;
@@ -453,8 +484,9 @@
           more.hidden = true;
           status.textContent = "No claim matches these filters. Clear the text or set a filter to \u201call\u201d.";
         }
+        box.dispatchEvent(new CustomEvent("kb:explorer-filtered", {detail: {claims: matches.map(function (r) { return r.claim; })}}));
         var query = new URLSearchParams();
-        names.forEach(function (name) { if (want[name]) query.set(name, want[name]); });
+        names.forEach(function (name) { if (want[name].length) query.set(name, String(want[name])); });
         var search = query.toString();
         history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
       }
@@ -532,6 +564,7 @@
     });
     document.addEventListener("toggle", onToggle, true);  // toggle does not bubble: listen while capturing
     topicTools();
+    cellIds();
     matrices();
     filteredTables();
     renderLater();

@@ -53,5 +53,15 @@ def render_cells(catalog: Catalog, options: dict[str, str], used_ids: set[str]) 
     engines = analysed_engines(catalog, options.get("engine"))
     rows = [(d, unique(row_anchor(d.key), used_ids), [cell_html(catalog, e, d.key) for e in engines])
             for d in catalog.dimensions.values() if d.layer == options["layer"]]
-    return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows)
+    return render_template("cells.html.j2", engines=[catalog.engines[e] for e in engines], rows=rows,
+                           layer=dict(catalog.layers)[options["layer"]])
+
+
+def render_grid(options: dict[str, str], positional: tuple[str, ...]) -> str:
+    """`kb:grid`: the place of the grid at a glance, which docs/assets/grid.js draws from the page's
+    `kb:cells` matrices (each names its layer): a verdict mark per row and engine, and no byte more
+    for the page to carry. Without script it says where the verdicts are."""
+    if options or positional:
+        raise RenderError("kb:grid takes no arguments")
+    return render_template("grid.html.j2")
 

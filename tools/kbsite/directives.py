@@ -9,6 +9,7 @@
     <!-- kb:compare layer=device -->                         one layer's dimensions against the engines
     <!-- kb:models engine=vllm-omni task=tts -->             a report's model families, a row per claim
     <!-- kb:explorer -->                                     every claim, filtered in the browser
+    <!-- kb:grid -->                                        every row of the page's matrices as a verdict mark a cell
     <!-- kb:labels -->                                       the labels, each as its badge (a legend)
     <!-- kb:rules -->                                        the rules of grading the rubrics name
     <!-- kb:measurements report=phone-npu -->                every measured figure as a filterable table of values

@@ -91,10 +91,11 @@ CSV_COLUMNS = ("id", "engine", "label", "layer", "dimension", "text", "cites", "
 
 
 def claims_csv(data: dict) -> str:
-    """`claims_json`'s claims as one CSV row each; cites as `file:symbol@L1-L2` joined by `; `."""
+    """`claims_json`'s claims as one CSV row each, under the header row (the first line, so that a CSV
+    reader takes it as the header: the stamp is in claims.json and csv_stamp); cites as
+    `file:symbol@L1-L2` joined by `; `."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([f"# {data['stamp']['built']} enginekb {data['stamp']['commit']}"])
     writer.writerow(CSV_COLUMNS)
     for claim in data["claims"]:
         cites = "; ".join(
@@ -102,6 +103,11 @@ def claims_csv(data: dict) -> str:
             for c in claim["cites"])
         writer.writerow([_cell(claim[column]) if column != "cites" else _cell(cites) for column in CSV_COLUMNS])
     return out.getvalue()
+
+
+def csv_stamp(data: dict) -> str:
+    """claims.csv.stamp: which build the CSV beside it comes from, one line."""
+    return f"claims.csv built {data['stamp']['built']} from enginekb commit {data['stamp']['commit']}\n"
 
 
 def _cell(value) -> str:

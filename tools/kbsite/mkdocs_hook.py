@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,8 +20,9 @@ from mkdocs.utils import get_relative_url
 from citecheck.lock import LOCK_NAME, LockError, read_lock
 from enginekb.load import CLAIMS_DIR, SCHEMA_FILE, load_catalog
 from enginekb.problems import CatalogError
-from kbsite.exports import Stamp, claims_csv, claims_json, search_entries
+from kbsite.exports import Stamp, claims_csv, claims_json, csv_stamp, search_entries
 from kbsite.render import RenderError, render_page
+from kbsite.report import REPO_VARIABLE, issues_meta, with_issues_meta
 
 _state: dict = {}
 
@@ -42,6 +44,10 @@ def on_config(config, **kwargs):
         commit = ""
     _state["stamp"] = Stamp(commit or "unknown", datetime.date.today().isoformat())
     _state["root"] = root
+    try:
+        _state["issues_meta"] = issues_meta(os.environ.get(REPO_VARIABLE, "").strip())
+    except RenderError as error:
+        raise PluginError(f"enginekb: {REPO_VARIABLE}: {error}") from None
     config["copyright"] = _state["stamp"].sentence()  # Material shows it in every page's footer
     return config
 
@@ -72,6 +78,10 @@ def on_page_markdown(markdown, page, files, **kwargs):
         raise PluginError(f"enginekb:\n{error}") from None
 
 
+def on_post_page(output, page, config, **kwargs):
+    return with_issues_meta(output, _state["issues_meta"])
+
+
 def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
     catalog, lock = _state["catalog"], _state["lock"]
@@ -81,6 +91,7 @@ def on_post_build(config, **kwargs):
     (site / "downloads" / "claims.json").write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
                                                     encoding="utf-8")
     (site / "downloads" / "claims.csv").write_text(claims_csv(data), encoding="utf-8")
+    (site / "downloads" / "claims.csv.stamp").write_text(csv_stamp(data), encoding="utf-8")
     shutil.copy(_state["root"] / CLAIMS_DIR / SCHEMA_FILE, site / "downloads" / "claim.schema.json")
     index_path = site / "search" / "search_index.json"
     index = json.loads(index_path.read_text(encoding="utf-8"))

@@ -14,7 +14,7 @@ from enginekb.ledger import reading_of
 from enginekb.model import LABELS, Catalog, Claim
 
 from .artifacts import render_artifacts
-from .cells import render_cells
+from .cells import render_cells, render_grid
 from .directives import Directive, DirectiveError, find_directives
 from .errors import RenderError
 from .explorer import explorer_context
@@ -89,6 +89,8 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_models(catalog, directive.options, lock, link)
     if directive.name == "cells":
         return render_cells(catalog, directive.options, topics)
+    if directive.name == "grid":
+        return render_grid(directive.options, directive.positional)
     if directive.name == "scenario":
         return render_scenario(catalog, directive.positional, directive.options, link)
     if directive.name == "scenarios":
@@ -120,7 +122,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_template("rules.html.j2", rules=applied)
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, family, families, explorer, labels, cells, rules, scenario, scenarios, numbers, measurements, artifacts, statements, disagreements)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, family, families, explorer, labels, cells, grid, rules, scenario, scenarios, numbers, measurements, artifacts, statements, disagreements)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:
