@@ -91,7 +91,7 @@ def read_floor(catalog, mirrors: Path, parse: bool) -> float:
 
 def scaled_project(target: int, into: Path) -> int:
     """A copy of claims/ with claims files repeated (ids made unique) until about `target` claims."""
-    shutil.copytree(ROOT / "claims", into / "claims", ignore=shutil.ignore_patterns("cells.yaml", ".*"))
+    shutil.copytree(ROOT / "claims", into / "claims", ignore=shutil.ignore_patterns(".*"))
     catalog = load_catalog(ROOT)
     files = sorted({claim.path for claim in catalog.claims if not claim.report})
     total, copy = len(catalog.claims), 0
@@ -122,7 +122,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     catalog = load_catalog(ROOT)
-    engines = sorted({c.engine for c in catalog.claims})
+    engines = sorted(catalog.engines)  # shared facts are checked with the engines their cites name
     cite_total = sum(len(c.cites) for c in catalog.claims)
     print(f"{len(catalog.claims)} claims, {cite_total} cites, engines: {', '.join(engines)}; "
           f"{os.cpu_count()} cores; best of {args.repeat}")
@@ -136,10 +136,10 @@ def main() -> int:
         store = scratch / "store"
         env = {**os.environ, "CITECHECK_CACHE": str(cache), "ENGINEKB_CACHE": str(store), "NO_MKDOCS_2_WARNING": "1"}
         cold_store = lambda: shutil.rmtree(store, ignore_errors=True)  # noqa: E731
-        # Both trees read the same snapshot of the records (verdict cells left out: an older tree
-        # would read them as claims). The lock is copied too, for --offline.
+        # Both trees read the same snapshot of the records, verdict cells included (scenarios rest on
+        # them; a baseline older than the cells cannot read today's records). The lock is copied too.
         snapshot = scratch / "records"
-        shutil.copytree(ROOT / "claims", snapshot / "claims", ignore=shutil.ignore_patterns("cells.yaml", ".*"))
+        shutil.copytree(ROOT / "claims", snapshot / "claims", ignore=shutil.ignore_patterns(".*"))
         root = ["--root", str(snapshot)]
         online = root + ["--mirrors", str(args.mirrors), "--no-write"] + [f"--engine={e}" for e in engines]
         scaled = scratch / "scaled"
