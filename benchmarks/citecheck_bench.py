@@ -54,7 +54,7 @@ def cites_by_engine(catalog) -> dict[str, list]:
     found: dict[str, list] = {}
     for claim in catalog.claims:
         for cite in claim.cites:
-            found.setdefault(claim.engine, []).append(cite)
+            found.setdefault(cite.repo or claim.engine, []).append(cite)  # a shared fact's cite names its repository
     return found
 
 
