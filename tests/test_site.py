@@ -109,3 +109,14 @@ def test_every_claim_is_shown_on_the_page_its_links_point_to(built_site):
         if f'id="{claim_anchor(claim.id)}"' not in pages[page]:
             missing.append(f"{claim.id} (on {page})")
     assert missing == []
+
+
+def test_the_built_claims_csv_is_read_by_pythons_csv_module_header_first(built_site):
+    import csv
+
+    from kbsite.exports import CSV_COLUMNS
+    with (built_site / "downloads" / "claims.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == list(CSV_COLUMNS)
+    assert len(rows) == len(load_catalog(PROJECT).claims) and rows[0]["id"]
+    assert (built_site / "downloads" / "claims.csv.stamp").read_text().startswith("claims.csv built ")

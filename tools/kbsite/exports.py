@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import unicodedata
 from dataclasses import dataclass
 
 from citecheck.lock import Lock, cite_key
@@ -111,8 +112,9 @@ def csv_stamp(data: dict) -> str:
 
 
 def _cell(value) -> str:
-    """A spreadsheet reads a leading = + - @ as a formula: such cells get a leading apostrophe."""
-    text = " ".join(str(value).split())
+    """A spreadsheet reads a leading = + - @ as a formula: such cells get a leading apostrophe. Format
+    characters (zero-width, bidi controls) go first, or one placed before the `=` would hide it."""
+    text = " ".join("".join(ch for ch in str(value) if unicodedata.category(ch) != "Cf").split())
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
