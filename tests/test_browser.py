@@ -373,3 +373,36 @@ def test_the_figure_and_artifact_tables_filter_and_keep_their_filters_in_the_url
     assert "a-status=superseded" in page.url
     page.goto(page.url)
     assert page.locator(".kb-artifacts .kb-shown").inner_text() == str(len(superseded))
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_comparison_grid_shows_every_row_against_all_six_engines_and_opens_an_answer(page, served_site, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{served_site}/analysis/comparison/")
+    page.wait_for_selector(".kb-grid-table td.kb-grid-mark", timeout=20000)
+    rows = page.eval_on_selector_all(
+        ".kb-grid-table tbody tr:not(.kb-grid-layer)", "rows => rows.map(r => r.querySelectorAll('td.kb-grid-mark').length)")
+    assert len(rows) == len(load_catalog(PROJECT).dimensions) and set(rows) == {6}
+    # On a phone the six columns are on one screen: the grid is no wider than the viewport.
+    assert page.eval_on_selector(".kb-grid-table", "t => t.getBoundingClientRect().right") <= width
+    page.locator(".kb-grid-table td.kb-grid-mark").nth(7).click()
+    permalink = page.locator(".kb-grid-answer a.kb-permalink")
+    permalink.wait_for(timeout=10000)
+    target = permalink.get_attribute("href")
+    assert target.startswith("#row-") and page.locator(target).count() == 1
+    page.set_viewport_size({"width": 1400, "height": 900})
+
+
+def test_the_explorer_exports_what_it_shows_for_two_labels_at_once(page, served_site):
+    import csv
+    import io
+    page.goto(f"{served_site}/analysis/explorer/")
+    page.wait_for_selector(".kb-explorer select[name=label]", timeout=20000)
+    page.select_option(".kb-explorer select[name=label]", ["inferred", "unknown"])
+    page.wait_for_timeout(800)
+    with page.expect_download() as download:
+        page.click(".kb-explorer [data-export=csv]")
+    rows = list(csv.DictReader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+    catalog = load_catalog(PROJECT)
+    assert {row["label"] for row in rows} == {"inferred", "unknown"}
+    assert len(rows) == sum(1 for claim in catalog.claims if claim.label in ("inferred", "unknown"))
