@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import re
 from dataclasses import dataclass
 
 from citecheck.lock import Lock, cite_key
@@ -108,6 +109,15 @@ def _cell(value) -> str:
     """A spreadsheet reads a leading = + - @ as a formula: such cells get a leading apostrophe."""
     text = " ".join(str(value).split())
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+_DIAGRAM = re.compile(r'<div\s+class="mermaid">')  # as mermaid2's fence writes it (two spaces: an empty id)
+
+
+def unindexed_diagrams(page_html: str) -> str:
+    """A diagram's source (`A --> B`, `subgraph`) answers no search: its <div> is left out of the index. The
+    topics it draws are in the page's text."""
+    return _DIAGRAM.sub('<div class="mermaid" data-search-exclude>', page_html)
 
 
 def search_entries(catalog: Catalog, url_of) -> list[dict]:

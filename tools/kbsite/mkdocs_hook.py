@@ -1,5 +1,5 @@
-"""MkDocs glue: load the records once per build, render each page's directives, write the downloads
-and add one search entry per claim.
+"""MkDocs glue: load the records once per build, render each page's directives, move its claim lists
+into the page's piece, write the pieces and the downloads and add one search entry per claim.
 
 Kept to these few lines on purpose: moving to another generator means rewriting only this file.
 """
@@ -19,7 +19,8 @@ from mkdocs.utils import get_relative_url
 from citecheck.lock import LOCK_NAME, LockError, read_lock
 from enginekb.load import CLAIMS_DIR, SCHEMA_FILE, load_catalog
 from enginekb.problems import CatalogError
-from kbsite.exports import Stamp, claims_csv, claims_json, search_entries
+from kbsite.exports import Stamp, claims_csv, claims_json, search_entries, unindexed_diagrams
+from kbsite.pieces import piece_path, split_waiting
 from kbsite.render import RenderError, render_page
 
 _state: dict = {}
@@ -42,6 +43,7 @@ def on_config(config, **kwargs):
         commit = ""
     _state["stamp"] = Stamp(commit or "unknown", datetime.date.today().isoformat())
     _state["root"] = root
+    _state["pieces"] = {}  # site path of a page's piece -> its claim lists' HTML
     config["copyright"] = _state["stamp"].sentence()  # Material shows it in every page's footer
     return config
 
@@ -72,8 +74,19 @@ def on_page_markdown(markdown, page, files, **kwargs):
         raise PluginError(f"enginekb:\n{error}") from None
 
 
+def on_page_content(html, page, **kwargs):
+    target = piece_path(page.file.src_uri)
+    html, pieces = split_waiting(unindexed_diagrams(html), get_relative_url(target, page.url))
+    if pieces:
+        _state["pieces"][target] = pieces
+    return html
+
+
 def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
+    for target, pieces in _state["pieces"].items():
+        (site / target).parent.mkdir(parents=True, exist_ok=True)
+        (site / target).write_text(json.dumps(pieces, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     catalog, lock = _state["catalog"], _state["lock"]
     data = claims_json(catalog, lock, _state["stamp"], _url)
     (site / "downloads").mkdir(exist_ok=True)
@@ -85,4 +98,5 @@ def on_post_build(config, **kwargs):
     index_path = site / "search" / "search_index.json"
     index = json.loads(index_path.read_text(encoding="utf-8"))
     index["docs"].extend(search_entries(catalog, _url))
-    index_path.write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+    # Compact like claims.json: every page fetches the index, and its budget is tight (tests/test_site.py).
+    index_path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
