@@ -1,7 +1,7 @@
 // Reading aids for pages rendered from the records. No request leaves the site.
 //
-// What waits for this script, so that pages stay light: the claims of an engine page's topics (in a
-// <template> until the topic nears the screen), a model row's claim (a <template> in its <details>),
+// What waits for this script, so that pages stay light: the claims of an engine page's topics (in the
+// page's piece, kb-pieces.js, until the topic nears the screen), a model row's claim (in its <details>),
 // and everything drawn from downloads/claims.json: a verdict cell's evidence, a claim's cites, the
 // explorer's rows. When it has set everything up it sets the performance mark `kb-ready`
 // (benchmarks/site_bench.py reads it).
@@ -210,24 +210,29 @@
     holder.dispatchEvent(new CustomEvent("kb:drawn", {bubbles: true}));  // report.js adds its links
   }
 
+  // A waiting claim list: in its page's piece (kb-pieces.js), or in a <template> of its own.
+  function renderSection(section) {
+    if (section.dataset.piece) return window.kbPieces.fill(section);
+    if (section.firstElementChild && section.firstElementChild.tagName === "TEMPLATE") renderTemplate(section.firstElementChild);
+    return Promise.resolve();
+  }
+
   function renderLater() {
     var later = document.querySelectorAll("section.kb-later");
     if (!later.length) return;
-    if (!("IntersectionObserver" in window)) { later.forEach(function (s) { renderTemplate(s.firstElementChild); }); return; }
+    if (!("IntersectionObserver" in window)) { later.forEach(renderSection); return; }
     var observer = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         if (!entry.isIntersecting) return;
         observer.unobserve(entry.target);
-        if (entry.target.firstElementChild && entry.target.firstElementChild.tagName === "TEMPLATE") {
-          renderTemplate(entry.target.firstElementChild);
-        }
+        renderSection(entry.target);
       });
     }, {rootMargin: "1200px 0px"});
     later.forEach(function (section) { observer.observe(section); });
   }
 
   function renderAllLater() {
-    document.querySelectorAll("section.kb-later > template").forEach(renderTemplate);
+    document.querySelectorAll("section.kb-later").forEach(renderSection);
   }
 
   // One handler for every <details> the pages use: render what waits, draw what is read from claims.json.
@@ -237,6 +242,7 @@
     details.dataset.kbDrawn = "1";
     var template = details.querySelector(":scope > template");
     if (template) renderTemplate(template);
+    details.querySelectorAll("section.kb-later").forEach(renderSection);  // a model row's claim
     if (details.dataset.evidence !== undefined) drawEvidence(details);
     if (details.dataset.rows !== undefined) drawLegend(details);
     if (details.classList.contains("kb-cites")) drawCites(details);
@@ -286,20 +292,33 @@
   function openTarget() {
     var id = location.hash && decodeURIComponent(location.hash.slice(1));
     if (!id) return;
+    if (document.getElementById(id)) { land(id, false); return; }
+    if (revealWaiting("#" + CSS.escape(id))) { land(id, true); return; }
+    window.kbPieces.indexHolding(id).then(function (index) {  // a claim list in the page's piece
+      var selector = 'section[data-piece][data-index="' + index + '"]';
+      if (index < 0) return;
+      revealWaiting(selector);  // the list may wait inside a model row
+      var section = document.querySelector(selector);
+      return section && renderSection(section).then(function () { land(id, true); });
+    });
+  }
+
+  // Render the <template> holding `selector` (opening its row), if one does; whether one did.
+  function revealWaiting(selector) {
+    var template = Array.prototype.find.call(document.querySelectorAll("template"), function (t) {
+      return t.content.querySelector(selector);
+    });
+    if (!template) return false;
+    var holder = template.parentNode;
+    if (holder instanceof HTMLDetailsElement) { holder.dataset.kbDrawn = "1"; holder.open = true; }
+    renderTemplate(template);
+    return true;
+  }
+
+  function land(id, rendered) {
     var target = document.getElementById(id);
-    if (!target) {
-      var templates = document.querySelectorAll("template");
-      for (var i = 0; i < templates.length && !target; i++) {
-        if (templates[i].content.getElementById(id)) {
-          var holder = templates[i].parentNode;
-          if (holder instanceof HTMLDetailsElement) { holder.dataset.kbDrawn = "1"; holder.open = true; }
-          renderTemplate(templates[i]);
-          target = document.getElementById(id);
-        }
-      }
-      if (!target) return;
-      location.replace(location.href);  // the fragment again, now that it exists: :target applies
-    }
+    if (!target) return;
+    if (rendered) location.replace(location.href);  // the fragment again, now that it exists: :target applies
     var details = target.closest("details") || target.querySelector(":scope > details.kb-cell, :scope > td > details.kb-cell");
     if (details) details.open = true;
     var claims = target.closest(".kb-claims");

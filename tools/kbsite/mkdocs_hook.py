@@ -1,5 +1,5 @@
-"""MkDocs glue: load the records once per build, render each page's directives, write the downloads
-and add one search entry per claim.
+"""MkDocs glue: load the records once per build, render each page's directives, move its claim lists
+into the page's piece, write the pieces and the downloads and add one search entry per claim.
 
 Kept to these few lines on purpose: moving to another generator means rewriting only this file.
 """
@@ -21,6 +21,7 @@ from citecheck.lock import LOCK_NAME, LockError, read_lock
 from enginekb.load import CLAIMS_DIR, SCHEMA_FILE, load_catalog
 from enginekb.problems import CatalogError
 from kbsite.exports import Stamp, claims_csv, claims_json, csv_stamp, search_entries
+from kbsite.pieces import piece_path, split_waiting
 from kbsite.render import RenderError, render_page
 from kbsite.report import REPO_VARIABLE, issues_meta, with_issues_meta
 
@@ -48,6 +49,7 @@ def on_config(config, **kwargs):
         _state["issues_meta"] = issues_meta(os.environ.get(REPO_VARIABLE, "").strip())
     except RenderError as error:
         raise PluginError(f"enginekb: {REPO_VARIABLE}: {error}") from None
+    _state["pieces"] = {}  # site path of a page's piece -> its claim lists' HTML
     config["copyright"] = _state["stamp"].sentence()  # Material shows it in every page's footer
     return config
 
@@ -82,8 +84,19 @@ def on_post_page(output, page, config, **kwargs):
     return with_issues_meta(output, _state["issues_meta"])
 
 
+def on_page_content(html, page, **kwargs):
+    target = piece_path(page.file.src_uri)
+    html, pieces = split_waiting(html, get_relative_url(target, page.url))
+    if pieces:
+        _state["pieces"][target] = pieces
+    return html
+
+
 def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
+    for target, pieces in _state["pieces"].items():
+        (site / target).parent.mkdir(parents=True, exist_ok=True)
+        (site / target).write_text(json.dumps(pieces, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     catalog, lock = _state["catalog"], _state["lock"]
     data = claims_json(catalog, lock, _state["stamp"], _url)
     (site / "downloads").mkdir(exist_ok=True)
@@ -96,4 +109,5 @@ def on_post_build(config, **kwargs):
     index_path = site / "search" / "search_index.json"
     index = json.loads(index_path.read_text(encoding="utf-8"))
     index["docs"].extend(search_entries(catalog, _url))
-    index_path.write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+    # Compact like claims.json: every page fetches the index, and its budget is tight (tests/test_site.py).
+    index_path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
