@@ -475,3 +475,26 @@ def test_a_page_shows_computed_ranks_figures_against_the_need_and_the_least_matu
     assert "does not bind: An fp32 &lt;b&gt;build&lt;/b&gt;." in device
     assert "<strong>Least mature link:</strong> experimental (demo/api)" in device
     assert "<em>no figure</em>" in server
+
+
+def test_a_reading_is_current_until_the_scenario_changes(tmp_path, monkeypatch, capsys):
+    def readings_of(scenario, name):
+        root = project(tmp_path / name, scenario)
+        monkeypatch.chdir(root)
+        assert claims(["--root", str(root), "stats", "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)["scenario_readings"]["speak"]
+
+    unread = readings_of(SCENARIO, "unread")
+    assert unread["readings"] == 0 and not unread["current"]
+    reading = {"by": "second reader", "date": "2026-12-04", "read": unread["hash"], "result": "held",
+               "checked": ["demo's path at the pin"]}
+    assert readings_of(changed("readings", [reading]), "read") == {**unread, "readings": 1, "current": True}
+    edited = changed("readings", [reading])
+    edited["engines"]["demo"]["reason"] = "A different reason."
+    assert readings_of(edited, "edited")["current"] is False
+
+
+def test_a_reading_without_what_it_checked_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    reading = {"by": "second reader", "date": "2026-12-04", "read": "0" * 16, "result": "held", "checked": []}
+    code, out = lint(project(tmp_path, changed("readings", [reading])), monkeypatch, capsys)
+    assert code == 2 and "speak" in out and "checked" in out

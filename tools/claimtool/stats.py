@@ -16,7 +16,8 @@ from enginekb.study_coverage import coverage_stats
 def compute_stats(catalog: Catalog) -> dict:
     """{"engines": {engine: counts}, "cells": {engine: {dimension: verdict}},
     "scenarios": {scenario: {engine: verdict}}, "scenario_needs": {scenario: {hardware, needs: {measure: value},
-    figures: {engine: {measure: whether the answer cites a figure}}}}, "second_reads": {engine: {verified, read, stale}},
+    figures: {engine: {measure: whether the answer cites a figure}}}},
+    "scenario_readings": {scenario: {readings, current: whether one reading read this version, hash}}, "second_reads": {engine: {verified, read, stale}},
     "study_coverage": {study document: {statements, recorded}}, "models": {model: summary}, "context": claim count}."""
     stats, cells = {}, {}
     for engine in catalog.engines:
@@ -41,9 +42,11 @@ def compute_stats(catalog: Catalog) -> dict:
                     "figures": {a.engine: {m: a.figures.get(m, NO_FIGURE) != NO_FIGURE for m in s.numeric}
                                 for a in s.answers}}
              for s in catalog.scenarios}
+    readings = {s.id: {"readings": len(s.readings), "current": s.read_current, "hash": s.content_hash}
+                for s in catalog.scenarios}
     models = {record.id: model_summary(record, catalog) for record in catalog.models}
     return {"engines": stats, "cells": cells, "scenarios": scenarios, "scenario_needs": needs,
-            "second_reads": second_reads(catalog), "study_coverage": coverage_stats(catalog), "models": models,
+            "scenario_readings": readings, "second_reads": second_reads(catalog), "study_coverage": coverage_stats(catalog), "models": models,
             "context": len(catalog.engine_claims(CONTEXT_OWNER))}
 
 

@@ -10,6 +10,7 @@ rules are in `scenario_checks` and `tiers`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -68,6 +69,17 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class Reading:
+    by: str
+    date: str
+    read: str  # the scenario's content hash as read
+    result: str  # held | changed
+    checked: tuple[str, ...]
+    changed: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     title: str
@@ -83,12 +95,24 @@ class Scenario:
     figures: tuple[Figure, ...]
     study: str
     note: str
+    readings: tuple[Reading, ...]
+    content_hash: str  # of everything but the readings: a reading of another version is out of date
     path: Path
     line: int
+
+    @property
+    def read_current(self) -> bool:
+        return any(reading.read == self.content_hash for reading in self.readings)
 
 
 def _prose(text: str) -> str:
     return " ".join(text.split())
+
+
+def content_hash(data: dict) -> str:
+    """What a reading records of the scenario it read: the decoded values, not the YAML layout."""
+    content = {key: value for key, value in data.items() if key != "readings"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
 
 
 def load_scenario(located: LocatedYaml, schema_path: Path, problems: list[Problem]) -> Scenario | None:
@@ -109,10 +133,13 @@ def load_scenario(located: LocatedYaml, schema_path: Path, problems: list[Proble
     figures = tuple(Figure(raw["claim"], _prose(raw["tells"]), located.line_of(("figures", index)))
                     for index, raw in enumerate(data.get("figures", ())))
     numeric = {measure: need["value"] for measure, need in data["needs"].get("numeric", {}).items()}
+    readings = tuple(Reading(raw["by"], raw["date"], raw["read"], raw["result"], tuple(raw["checked"]),
+                             tuple(raw.get("changed", ())), located.line_of(("readings", index)))
+                     for index, raw in enumerate(data.get("readings", ())))
     return Scenario(data["id"], _prose(data["title"]), _prose(data["who"]), data["hardware"], data["needs"], numeric,
                     tuple(data.get("allows_maturity", ())), _prose(data.get("no_model", "")), tuple(data["draws_on"]),
-                    tiers, tuple(answers), figures, _prose(data.get("study", "")), _prose(data.get("note", "")), path,
-                    located.line_of(()))
+                    tiers, tuple(answers), figures, _prose(data.get("study", "")), _prose(data.get("note", "")),
+                    readings, content_hash(data), path, located.line_of(()))
 
 
 def _answer(engine: str, raw: dict, hardware: str, located: LocatedYaml) -> Answer:
