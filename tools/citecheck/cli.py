@@ -46,12 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Exit 0 when everything passes, 1 when a cite or count fails, 2 on a usage or configuration
-    error, 3 on an internal error (a message, no traceback). `citecheck drift ...` is the drift report."""
+    error, 3 on an internal error (a message, no traceback). `citecheck drift ...` is the drift report,
+    `citecheck recipes ...` re-runs the recipes in notes."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["drift"]:
         from . import drift_cli
 
         return guarded("citecheck drift", drift_cli.main, argv[1:])
+    if argv[:1] == ["recipes"]:
+        from . import recipes_cli
+
+        return guarded("citecheck recipes", recipes_cli.main, argv[1:])
     args = build_parser().parse_args(argv)
     return guarded("citecheck", run, args)
 
