@@ -91,3 +91,18 @@ def test_artifacts_show_the_records_that_use_them_or_the_reason_none_does(catalo
     assert "a &lt;b&gt;run&lt;/b&gt;" in html
     assert f'href="#{claim_anchor("demo/ttfa")}"' in html  # a record on this page: its anchor here
     assert f'href="../edge/phone_npu.md#{claim_anchor("demo/npu")}"' in html  # on its own page elsewhere
+
+
+def test_a_figure_no_engine_ran_is_shown_as_context_on_its_reports_page(demo_project):
+    """Vendor-tool runs (AI Hub) belong to no engine: the row names no engine, the filter offers `No engine`, and the
+    record's home is its report's page, not the shared-facts page."""
+    catalog = load_catalog(demo_project({
+        "context/phone-npu/b.yaml": figure("context/npu", "benchmarks/results/b.json", "device.memory", "15.8"),
+        "demo/experiments/a.yaml": figure("demo/ttfa", "benchmarks/results/run#1.json"),
+        "study-artifacts.yaml": INVENTORY,
+    }))
+    html = render_page("<!-- kb:measurements engine=context -->\n", "edge/phone_npu.md", catalog, Lock())
+    assert html.count("<tr id=") == 1 and 'data-engine="context"' in html
+    assert "(No engine &#40;context&#41;)" in html and "Demo" not in html
+    elsewhere = render_page("<!-- kb:artifacts -->\n", "analysis/experiments.md", catalog, Lock())
+    assert f'href="../edge/phone_npu.md#{claim_anchor("context/npu")}"' in elsewhere

@@ -11,6 +11,8 @@ from urllib.parse import quote
 
 # The owner of shared facts (claims/context/): claims any engine's records may rest on, no engine's result.
 CONTEXT_OWNER = "context"
+# How pages name that owner where an engine's name would stand (a figure's row, a scenario's figures).
+CONTEXT_NAME = "No engine (context)"
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
 # How each label is written for readers, and a mark that tells labels apart without colour.
 LABEL_TITLES = {
@@ -47,6 +49,14 @@ class Engine:
             start, end = lines
             url += f"#L{start}" if start == end else f"#L{start}-L{end}"
         return url
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The owner of claims that are no engine's (claims/context/): what a page shows in an engine's place."""
+
+    id: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -178,6 +188,10 @@ class Catalog:
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((claim for claim in self.claims if claim.id == claim_id), None)
+
+    def owner(self, owner_id: str) -> Engine | Owner:
+        """Who a claim belongs to, for display: its engine, or the shared-facts owner, which is no engine."""
+        return self.engines.get(owner_id) or Owner(CONTEXT_OWNER, CONTEXT_NAME)
 
     def engine_claims(self, engine_id: str) -> list[Claim]:
         return [claim for claim in self.claims if claim.engine == engine_id]

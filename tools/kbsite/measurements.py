@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from enginekb.model import Catalog, Claim
+from enginekb.model import CONTEXT_OWNER, Catalog, Claim
 
 from .errors import RenderError
 from .pages import engine_page
@@ -29,7 +29,7 @@ def measured_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, .
     """The measured claims named by id, or those of some reports (`report=experiments,phone-npu`), engines
     or dimensions; with nothing given, every measured claim."""
     chosen = {key: set(options[key].split(",")) for key in ("report", "engine", "dimension") if key in options}
-    unknown = sorted(chosen.get("engine", set()) - set(catalog.engines))
+    unknown = sorted(chosen.get("engine", set()) - set(catalog.engines) - {CONTEXT_OWNER})
     if unknown:
         raise RenderError(f"unknown engine {', '.join(unknown)}")
     if ids:
@@ -62,9 +62,10 @@ def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[st
         "quantisation": first_clause(claim.provenance["quantisation"]), "threads": first_clause(claim.provenance["threads"], r";| \("),
         "url": https_url(claim.provenance["source"]["repository"], "blob", claim.provenance["source"]["commit"],
                          claim.provenance["source"]["path"]),
-        "page": claim.report, "engine": catalog.engines[claim.engine].name,
+        "page": claim.report, "engine": catalog.owner(claim.engine).name,
     } for claim in claims]
     page_titles = [(report, engine_page("", report).rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "))
                    for report in pages]
     return render_template("measurements.html.j2", rows=rows, pages=page_titles, anchors=options.get("anchors") != "no",
-                           engines=[e for e in catalog.engines.values() if any(c.engine == e.id for c in claims)])
+                           engines=[catalog.owner(owner) for owner in [*catalog.engines, CONTEXT_OWNER]
+                                    if any(c.engine == owner for c in claims)])
