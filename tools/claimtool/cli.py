@@ -76,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
             print(lint.format_github_warnings(warnings, root))
         elif warnings:
             print(lint.format_warnings(warnings), file=sys.stderr)
+        unread_scenarios = lint.scenario_reading_warnings(catalog)
+        if unread_scenarios and fmt == "github":
+            print(lint.format_github_warnings(unread_scenarios, root))
+        elif unread_scenarios:
+            print(lint.format_scenario_warnings(unread_scenarios), file=sys.stderr)
         return 0
     if args.command == "stats":
         result = stats.compute_stats(catalog)

@@ -24,6 +24,31 @@ def ledger_warnings(catalog: Catalog) -> list[Problem]:
             for claim, status in unread(catalog)]
 
 
+def scenario_reading_warnings(catalog: Catalog) -> list[Problem]:
+    """A scenario no second reader has read as it stands: never read, or edited since its last
+    reading (the hash it recorded is not the scenario's now). A warning, as for claims."""
+    found = []
+    for scenario in catalog.scenarios:
+        if scenario.read_current:
+            continue
+        if scenario.readings:
+            latest = max(scenario.readings, key=lambda reading: reading.date)
+            message = (f"reading out of date: the scenario was edited after its reading of {latest.date} "
+                       f"(read {latest.read}, now {scenario.content_hash}); read it again and record the new hash")
+        else:
+            message = f"no second reading (readings:); the current hash is {scenario.content_hash}"
+        found.append(Problem(scenario.path, scenario.line, scenario.id, message))
+    return found
+
+
+def format_scenario_warnings(warnings: list[Problem]) -> str:
+    lines = [f"{problem} (warning)" for problem in warnings]
+    stale = sum(1 for w in warnings if w.message.startswith("reading out of date"))
+    lines.append(f"claims lint: warning: {len(warnings) - stale} scenarios without a second reading, {stale} "
+                 f"whose reading is out of date")
+    return "\n".join(lines)
+
+
 def format_warnings(warnings: list[Problem]) -> str:
     lines = [f"{problem} (warning)" for problem in warnings[:SHOWN_WARNINGS]]
     stale = sum(1 for w in warnings if "changed" in w.message)

@@ -1,7 +1,8 @@
 """Scenarios on pages: `kb:scenario ID` (one question: who asks, what it needs with its numbers, the
 engines best first in tiers (ranks computed, device and server apart) with their path and its least
 mature link, verdict, the figures against each need, obstacle and what would change the answer, and
-the cells of the rows it draws on as the breakdown) and `kb:scenarios` (every question against every
+the cells of the rows it draws on as the breakdown, and its second readings with whether they read
+this version) and `kb:scenarios` (every question against every
 engine, side by side, each linking its answer)."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .cells import cell_html
 from .errors import RenderError
 from .pages import model_page, scenario_page
 from .refs import Linker, render_ref
+from .scenario_readings import readings_context
 from .templating import render_template
 from .topics import HEADING_INERT
 
@@ -88,7 +90,8 @@ def scenario_context(catalog: Catalog, scenario: Scenario, link: Linker) -> dict
     hardware = catalog.hardware.classes[scenario.hardware]
     needs = [MEASURES[measure].need_text(value) for measure, value in scenario.numeric.items()]
     return {"scenario": scenario, "groups": groups, "answers": ordered, "figures": figures, "breakdown": breakdown,
-            "hardware": hardware, "numeric": needs, "single_group": len(groups) == 1}
+            "hardware": hardware, "numeric": needs, "single_group": len(groups) == 1,
+            "second_readings": readings_context(scenario)}
 
 
 def _value(claim) -> str:
