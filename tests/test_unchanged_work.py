@@ -70,3 +70,19 @@ def test_a_second_passing_citecheck_run_leaves_the_lock_file_alone(demo_project,
     assert run(project, "--repo", f"demo={path}")[0] == 0
     assert _stamp(lock_file) != before
     assert any(e.get("contains") == "load" for e in read_lock(lock_file).cites.values())
+
+
+def test_the_claim_index_follows_the_list_it_was_built_from(tmp_path):
+    from types import SimpleNamespace
+
+    from enginekb.model import Catalog
+
+    first, duplicate, later = (SimpleNamespace(id=i, n=n) for n, i in enumerate(("e/a", "e/a", "e/b")))
+    catalog = Catalog(tmp_path, {}, [], {}, claims=[first, duplicate])
+    assert catalog.claim("e/a") is first and catalog.claim("e/b") is None  # the first of a duplicated id
+    catalog.claims.append(later)
+    assert catalog.claim("e/b") is later
+    catalog.claims[0] = SimpleNamespace(id="e/c")  # replaced in place: a hit is confirmed by its id
+    assert catalog.claim("e/a") is duplicate
+    catalog.claims = [later]
+    assert catalog.claim("e/a") is None and catalog.claim("e/b") is later
