@@ -3,6 +3,8 @@ between runs is keyed by what it was made from, so a change makes it anew."""
 
 import os
 
+import pytest
+
 from citecheck.lock import Lock, read_lock, update_lock, write_lock
 from test_citecheck import PASSING, run
 
@@ -86,3 +88,59 @@ def test_the_claim_index_follows_the_list_it_was_built_from(tmp_path):
     assert catalog.claim("e/a") is duplicate
     catalog.claims = [later]
     assert catalog.claim("e/a") is None and catalog.claim("e/b") is later
+
+
+SCHEMA = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "pattern": "^[a-z]+$"}}}
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """Each compilation of a validator, by fastjsonschema, as it happens."""
+    import fastjsonschema
+
+    calls = []
+    original = fastjsonschema.compile_to_code
+
+    def counted(definition, *args, **kwargs):
+        calls.append(definition)
+        return original(definition, *args, **kwargs)
+
+    monkeypatch.setattr(fastjsonschema, "compile_to_code", counted)
+    return calls
+
+
+def _errors(schema: dict, data) -> list:
+    from enginekb.schema import ClaimsSchema
+
+    return [message for _, message in ClaimsSchema(schema).errors(data)]
+
+
+def test_a_validator_is_compiled_once_per_schema_and_again_when_the_schema_changes(compiles):
+    assert _errors(SCHEMA, {"id": "abc"}) == [] and len(compiles) == 1
+    assert _errors(SCHEMA, {"id": "abc"}) == [] and len(compiles) == 1  # read back: not compiled again
+    assert _errors(SCHEMA, {"id": "A"})  # the validator read back still rejects what the schema does
+    stricter = SCHEMA | {"properties": {"id": {"type": "string", "pattern": "^[a-c]+$"}}}
+    assert _errors(stricter, {"id": "xyz"}) and len(compiles) == 2  # a changed schema is compiled anew
+    assert _errors(SCHEMA, {"id": "xyz"}) == [] and len(compiles) == 2
+
+
+@pytest.mark.parametrize("content", [b"not marshal", b"", "swapped"])
+def test_a_broken_or_swapped_validator_file_is_compiled_again_and_replaced(compiles, tmp_path, content):
+    folder = tmp_path / "enginekb-cache" / "validators"
+    assert _errors(SCHEMA, {"id": "xyz"}) == []
+    (mine,) = folder.iterdir()
+    stricter = SCHEMA | {"properties": {"id": {"type": "string", "pattern": "^[a-c]+$"}}}
+    assert _errors(stricter, {"id": "xyz"})
+    (other,) = set(folder.iterdir()) - {mine}
+    # The stricter schema's validator put under the first one's name must not stand in for it.
+    mine.write_bytes(other.read_bytes() if content == "swapped" else content)
+    compiles.clear()
+    assert _errors(SCHEMA, {"id": "xyz"}) == [] and len(compiles) == 1
+    compiles.clear()
+    assert _errors(SCHEMA, {"id": "xyz"}) == [] and compiles == []  # the file was replaced
+
+
+def test_without_a_record_store_validators_are_compiled_and_nothing_is_kept(compiles, tmp_path, monkeypatch):
+    monkeypatch.setenv("ENGINEKB_CACHE", "off")
+    assert _errors(SCHEMA, {"id": "A"}) and _errors(SCHEMA, {"id": "A"}) and len(compiles) == 2
+    assert not (tmp_path / "enginekb-cache").exists()
