@@ -169,10 +169,11 @@ def _guarded(path: Path):
             fcntl.flock(guard, fcntl.LOCK_UN)
 
 
-def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False) -> None:
+def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False) -> bool:
     """Read the lock as it is now, apply `change`, write the result: serialised across processes.
     With `replace_malformed` (a run that rewrites every engine's entries), a lock that does not read
-    is taken as empty; otherwise its LockError stands.
+    is taken as empty; otherwise its LockError stands. True when the lock was written: a result
+    equal, entry for entry, to the lock just read (and validated) leaves the file as it is.
 
     A writer killed outright leaves its temporary file; holding the guard, no other writer is live,
     so leftovers are removed here. SIGTERM during the write is turned into an exception, which
@@ -186,8 +187,13 @@ def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: b
         except LockError:
             if not replace_malformed:
                 raise
-            current = Lock()
-        write_lock(path, change(current))
+            current = None
+        result = change(current or Lock())
+        # `current` passed read_lock's checks, so an equal result is already on disk as valid JSON.
+        if current is not None and os.path.lexists(path) and (result.cites, result.counts) == (current.cites, current.counts):
+            return False
+        write_lock(path, result)
+        return True
 
 
 @contextmanager

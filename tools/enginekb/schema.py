@@ -3,12 +3,25 @@
 A valid file passes a validator compiled to Python by fastjsonschema (the schema uses only keywords
 that draft-07 and 2020-12 read alike). A file it rejects is checked again by jsonschema, which finds
 every error, each with its location and the schema's own `x-message` where there is one.
+
+Compiling a validator costs more than validating every record, so the compiled code is kept in the
+record store's folder (validators/), named by a hash of everything it is compiled from: the schema
+as given to fastjsonschema, fastjsonschema's version and Python's bytecode magic. As with the store's
+parsed records, the name is the proof: a changed schema has another name and is compiled again; a
+file that is not a code object stored under its own name is compiled again and replaced. It holds no
+verdict: every record is validated on every load.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
-from collections.abc import Iterator
+import marshal
+import os
+import tempfile
+import types
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,14 +29,19 @@ from typing import Any
 import fastjsonschema
 
 from .problems import CatalogError, Problem
+from .regularfile import read_regular
+from .store import default_directory
 from .yamlfile import YamlError, read_text
+
+VALIDATORS = "validators"  # the folder in the record store's directory
+_VALIDATORS_KEPT = 32  # older validators are removed when a new one is written
 
 
 class ClaimsSchema:
     def __init__(self, schema: dict):
         self.schema = schema
         fast = {k: v for k, v in schema.items() if k not in ("$id", "$schema")}
-        self._fast = fastjsonschema.compile(fast | {"$schema": "http://json-schema.org/draft-07/schema#"}, handlers={})
+        self._fast = _validator(fast | {"$schema": "http://json-schema.org/draft-07/schema#"})
 
     @staticmethod
     def at(path: Path) -> ClaimsSchema:
@@ -59,6 +77,49 @@ def _compiled(text: str) -> ClaimsSchema:
     if not isinstance(schema, dict):
         raise ValueError("the schema is not a JSON object")
     return ClaimsSchema(schema)
+
+
+def _validator(definition: dict) -> Callable[[Any], Any]:
+    """fastjsonschema's validator of `definition`, compiled now or read back from the record store's folder."""
+    text = json.dumps(definition, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    key = hashlib.sha256("\0".join((text, fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex())).encode(
+        "utf-8", "surrogatepass")).hexdigest()[:32]
+    directory = default_directory()
+    path = directory / VALIDATORS / f"{key}.marshal" if directory is not None else None
+    code = _stored_code(path, key) if path is not None else None
+    if code is None:
+        source = fastjsonschema.compile_to_code(definition)
+        code = compile(source, f"<validator {key}>", "exec")
+        if path is not None:
+            _store_code(path, key, code)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)
+    return namespace["validate"]
+
+
+def _stored_code(path: Path, key: str) -> types.CodeType | None:
+    try:
+        stored = marshal.loads(read_regular(path))
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key and type(stored[1]) is types.CodeType:
+        return stored[1]
+    return None
+
+
+def _store_code(path: Path, key: str, code: types.CodeType) -> None:
+    """Written atomically; a folder that cannot be written only costs speed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".validator-", dir=path.parent)
+        with os.fdopen(handle, "wb") as out:
+            marshal.dump((key, code), out)
+        os.replace(temporary, path)
+        kept = sorted(path.parent.glob("*.marshal"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[_VALIDATORS_KEPT:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _message(error, location: tuple, schema: dict) -> str:
