@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/citecheck_bench.py --mirrors ~/mirrors [--baseline REV] [--repeat 3]
 
-Prints, in one run on one machine: citecheck online cold (empty cache) and warm (nothing changed);
+Prints, in one run on one machine: citecheck online cold (empty cache) and warm (nothing changed),
+and with every pin moved to a commit the mirrors lack (each lookup fails);
 a naive shell-style loop of one `git grep -w` per cite; reading each distinct cited blob once; that
 plus one tree-sitter parse per C/C++/Python blob; `claims lint` and `claims grep` at today's claims
 and at 2,000; the strict site build. With `--baseline REV` the same commands also run from a git
@@ -149,6 +150,9 @@ def main() -> int:
             row["citecheck cold"] = best(args.repeat, tool("citecheck", tools_dir) + online, env,
                                          before=lambda: shutil.rmtree(cache, ignore_errors=True))
             row["citecheck warm"] = best(args.repeat, tool("citecheck", tools_dir) + online, env)
+            # Every cite's commit absent from its mirror: each lookup fails (once per SHA, not per cite).
+            missing_pins = [f"--pin={e}={'1' * 40}" for e in engines]
+            row["citecheck, every pin missing"] = best(args.repeat, tool("citecheck", tools_dir) + online + missing_pins, env)
             row["citecheck --offline"] = best(args.repeat, tool("citecheck", tools_dir) + root + ["--offline"], env)
             row["claims lint, no record store"] = best(args.repeat, tool("claims", tools_dir) + root + ["lint"], env,
                                                        before=cold_store)

@@ -44,7 +44,7 @@ def load_workflow(path: Path) -> dict:
 # ---- workflows --------------------------------------------------------------------------------
 
 def test_workflows_validate_against_the_bundled_github_workflow_schema():
-    assert {p.name for p in WORKFLOWS} == {"ci.yml", "upstream.yml", "pages.yml"}
+    assert {p.name for p in WORKFLOWS} == {"ci.yml", "upstream.yml", "pages.yml", "lock.yml"}
     done = tool("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *map(str, WORKFLOWS))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok -- validation done" in done.stdout

@@ -74,11 +74,18 @@ def _count_entry_key(entry: dict) -> tuple:
 
 def read_lock(path: Path) -> Lock:
     try:
-        data = json.loads(read_regular(path).decode("utf-8"))
+        raw = read_regular(path)
     except FileNotFoundError:
         return Lock()
     except OSError as error:
         raise LockError(f"{path}: cannot be read ({error.strerror})") from None
+    return parse_lock(raw, path)
+
+
+def parse_lock(raw: bytes, path: Path | str) -> Lock:
+    """The lock whose text is `raw` (from a file or a git revision, named `path` in errors)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
     except ValueError as error:
         raise LockError(f"{path}: not a citecheck lock: not JSON ({error})") from None
     if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
@@ -109,7 +116,7 @@ def valid_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _check_entry(path: Path, section: str, index: int, entry: object, fields: dict[str, type]) -> None:
+def _check_entry(path: Path | str, section: str, index: int, entry: object, fields: dict[str, type]) -> None:
     """An entry the site and `claims show` can use as it is, or a LockError naming it."""
     where = f"{path}: {section}[{index}]"
     if not isinstance(entry, dict):
