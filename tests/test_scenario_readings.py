@@ -102,3 +102,18 @@ def test_github_format_annotates_the_unread_scenario(tmp_path, monkeypatch, caps
     assert claims(["--root", str(root), "lint", "--format", "github"]) == 0
     out = capsys.readouterr().out
     assert "::warning file=claims/scenarios/speak.yaml,line=1" in out and "speak: no second reading" in out
+
+
+def test_stats_text_lists_the_scenarios_without_a_current_reading(tmp_path, monkeypatch, capsys):
+    read = current_hash(tmp_path, monkeypatch, capsys, SCENARIO)
+    edited = changed("readings", [reading(read)])
+    edited["engines"]["demo"]["would_change"] = "Something else."
+    for name, scenario, expected in (("read", changed("readings", [reading(read)]), "scenarios: 1 of 1 read as they stand"),
+                                     ("unread", SCENARIO, "speak: no second reading (current hash "),
+                                     ("edited", edited, "speak: reading out of date (current hash ")):
+        root = project(tmp_path / name, scenario)
+        monkeypatch.chdir(root)
+        assert claims(["--root", str(root), "stats"]) == 0
+        out = capsys.readouterr().out
+        assert expected in out, out
+        assert ("speak:" in out) == (name != "read"), out

@@ -97,7 +97,20 @@ def format_text(result: dict) -> str:
     for engine, reads in result["second_reads"].items():
         lines.append(f"{engine}: {reads['read']} of {reads['verified']} Verified claims read twice"
                      + (f", {reads['stale']} stale" if reads["stale"] else ""))
+    lines.extend(scenario_reading_lines(result["scenario_readings"]))
     return "\n".join(lines)
+
+
+def scenario_reading_lines(readings: dict) -> list[str]:
+    """How many scenarios a second reader read as they stand, then each other one with the hash a new
+    reading records (`read:`)."""
+    current = sum(1 for r in readings.values() if r["current"])
+    lines = ["", f"scenarios: {current} of {len(readings)} read as they stand"]
+    for scenario, r in readings.items():
+        if not r["current"]:
+            state = "reading out of date" if r["readings"] else "no second reading"
+            lines.append(f"{scenario}: {state} (current hash {r['hash']})")
+    return lines
 
 
 def format_json(stats: dict) -> str:
