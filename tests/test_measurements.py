@@ -71,6 +71,22 @@ def test_filters_choose_rows_and_a_second_table_carries_no_anchors(catalog):
     assert "demo/npu" in by_dimension and "demo/ttfa" not in by_dimension
 
 
+def test_a_figure_no_engine_ran_is_filed_under_the_shared_facts_never_under_an_engine(demo_project):
+    catalog = load_catalog(demo_project({
+        "demo/experiments/a.yaml": figure("demo/ttfa", "benchmarks/results/run#1.json"),
+        "context/laptop.yaml": figure("context/npu-gemm", "docs/edge/laptop.md", "device.accelerators", "5.29"),
+    }))
+    html = render_page("<!-- kb:measurements -->\n", "analysis/figures.md", catalog, Lock())
+    row = html[html.index(f'id="{claim_anchor("context/npu-gemm")}"'):]
+    row = row[:row.index("</tr>")]
+    assert "<strong>5.29</strong> ms" in row
+    assert "(Shared facts, no engine)" in row and "Demo" not in row
+    header = html[:html.index("<tbody>")]
+    assert header.count("<option value=\"shared-facts\">shared facts</option>") <= 1
+    ids = render_page("<!-- kb:measurements context/npu-gemm -->\n", "analysis/shared_facts.md", catalog, Lock())
+    assert 'data-engine="context" data-page="shared-facts"' in ids
+
+
 @pytest.mark.parametrize("directive, message", [
     ("<!-- kb:measurements engine=nobody -->", "unknown engine nobody"),
     ("<!-- kb:measurements colour=red -->", "unknown option colour"),

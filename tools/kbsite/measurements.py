@@ -9,11 +9,12 @@ filters the rows (engine, page, free text) as it does the claims explorer.
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
-from enginekb.model import Catalog, Claim
+from enginekb.model import CONTEXT_OWNER, Catalog, Claim
 
 from .errors import RenderError
-from .pages import engine_page
+from .pages import SHARED_FACTS_TITLE, engine_page
 from .refs import Linker, claim_href
 from .selection import claim_named
 from .templating import https_url, render_template
@@ -45,6 +46,14 @@ def measured_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, .
     return claims
 
 
+def owner_of(catalog: Catalog, claim: Claim) -> tuple[str, str]:
+    """(page key, owner name) of a row: an engine's figure is filed under its report, a shared fact's (a device's
+    own figure, a vendor runtime's; claims/context/) under the shared facts, never under an engine."""
+    if claim.engine == CONTEXT_OWNER:
+        return "shared-facts", f"{SHARED_FACTS_TITLE}, no engine"
+    return claim.report, catalog.engines[claim.engine].name
+
+
 def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...], link: Linker) -> str:
     """The table; its rows carry the claims' anchors and their provenance folds unless `anchors=no` (a second
     table of claims shown elsewhere: each row links to the record, where the provenance is, and the page
@@ -55,16 +64,21 @@ def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[st
     if options.get("anchors", "yes") not in ("yes", "no"):
         raise RenderError("anchors= takes yes or no")
     claims = measured_claims(catalog, options, ids)
-    pages = sorted({claim.report for claim in claims})
+    pages = sorted({claim.report for claim in claims if claim.engine != CONTEXT_OWNER})
     rows = [{
         "claim": claim, "href": claim_href(claim, link), "p": claim.provenance,
         "machine": first_clause(claim.provenance["machine"]), "model": first_clause(claim.provenance["model"]),
         "quantisation": first_clause(claim.provenance["quantisation"]), "threads": first_clause(claim.provenance["threads"], r";| \("),
         "url": https_url(claim.provenance["source"]["repository"], "blob", claim.provenance["source"]["commit"],
                          claim.provenance["source"]["path"]),
-        "page": claim.report, "engine": catalog.engines[claim.engine].name,
+        "page": owner_of(catalog, claim)[0], "engine": owner_of(catalog, claim)[1],
     } for claim in claims]
     page_titles = [(report, engine_page("", report).rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "))
                    for report in pages]
+    if any(claim.engine == CONTEXT_OWNER for claim in claims):
+        page_titles.append(("shared-facts", SHARED_FACTS_TITLE.lower()))
+    owners = [e for e in catalog.engines.values() if any(c.engine == e.id for c in claims)]
+    if any(claim.engine == CONTEXT_OWNER for claim in claims):
+        owners.append(SimpleNamespace(id=CONTEXT_OWNER, name=f"{SHARED_FACTS_TITLE}, no engine"))
     return render_template("measurements.html.j2", rows=rows, pages=page_titles, anchors=options.get("anchors") != "no",
-                           engines=[e for e in catalog.engines.values() if any(c.engine == e.id for c in claims)])
+                           engines=owners)
