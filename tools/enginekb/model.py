@@ -12,7 +12,7 @@ from urllib.parse import quote
 # The owner of shared facts (claims/context/): claims any engine's records may rest on, no engine's result.
 CONTEXT_OWNER = "context"
 # How pages name that owner where an engine's name would stand (a figure's row, a scenario's figures).
-CONTEXT_NAME = "No engine (context)"
+CONTEXT_NAME = "Shared facts, no engine"
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
 # How each label is written for readers, and a mark that tells labels apart without colour.
 LABEL_TITLES = {
