@@ -147,23 +147,23 @@ CASES = {
     "recursive alias": Case(write("demo/b.yaml", "- &a [*a]\n"), "lint", 2, f"{B}:1: -: anchors and aliases"),
     "billion laughs": Case(write("demo/b.yaml", "l0: &l0 [x]\n" + LAUGHS), "lint", 2, f"{B}:1: -: anchors and aliases"),
     "plain alias": Case(write("demo/b.yaml", CLAIM + "  note: &n x\n  see: [*n]\n"), "lint", 2, "anchors and aliases"),
-    "python name tag": Case(claim(note="!!python/name:os.system x"), "lint", 2, f"{B}:5: -: unsupported YAML tag"),
+    "python name tag": Case(claim(note="!!python/name:os.system x"), "lint", 2, f"{B}:5: demo/x: unsupported YAML tag"),
     "python object tag": Case(claim(note="!!python/object/apply:os.system [ls]"), "lint", 2, "unsupported YAML tag"),
-    "binary tag": Case(claim(note="!!binary aGk="), "lint", 2, f"{B}:5: -: unsupported YAML tag tag:yaml.org,2002:binary"),
+    "binary tag": Case(claim(note="!!binary aGk="), "lint", 2, f"{B}:5: demo/x: unsupported YAML tag tag:yaml.org,2002:binary"),
     "set tag": Case(claim(note="!!set {a}"), "lint", 2, "unsupported YAML tag tag:yaml.org,2002:set"),
     "custom tag": Case(claim(note="!secret x"), "lint", 2, "unsupported YAML tag !secret"),
-    "merge key": Case(write("demo/b.yaml", CLAIM + "  <<: {note: x}\n"), "lint", 2, f"{B}:5: -: merge keys"),
-    "NUL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\0claim")), "lint", 2, f"{B}:4: -: control character U+0000"),
-    "BEL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\aclaim")), "lint", 2, f"{B}:4: -: control character U+0007"),
+    "merge key": Case(write("demo/b.yaml", CLAIM + "  <<: {note: x}\n"), "lint", 2, f"{B}:5: demo/x: merge keys"),
+    "NUL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\0claim")), "lint", 2, f"{B}:4: demo/x: control character U+0000"),
+    "BEL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\aclaim")), "lint", 2, f"{B}:4: demo/x: control character U+0007"),
     "C1 control character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\x85claim")), "lint", 2, "control character U+0085"),
-    "not UTF-8": Case(write("demo/b.yaml", CLAIM.encode().replace(b"A claim", b"A \xe9 claim")), "lint", 2, f"{B}:4: -: not UTF-8"),
+    "not UTF-8": Case(write("demo/b.yaml", CLAIM.encode().replace(b"A claim", b"A \xe9 claim")), "lint", 2, f"{B}:4: demo/x: not UTF-8"),
     "deep flow nesting": Case(write("demo/b.yaml", "a: " + "[" * 20000 + "]" * 20000), "lint", 2, f"{B}:1: -: nested deeper"),
     "nesting over the bound": Case(write("demo/b.yaml", NESTED), "lint", 2, f"{B}:1: -: nested deeper than 32"),
-    "duplicate key": Case(claim("text: Again."), "lint", 2, f"{B}:5: -: duplicate key 'text'"),
+    "duplicate key": Case(claim("text: Again."), "lint", 2, f"{B}:5: demo/x: duplicate key 'text'"),
     "complex key": Case(write("demo/b.yaml", "- ? [a]\n  : b\n"), "lint", 2, f"{B}:1: -: mapping keys must be"),
-    "boolean key": Case(write("demo/b.yaml", CLAIM + "  true: x\n"), "lint", 2, f"{B}:5: -: mapping keys must be"),
-    "malformed YAML": Case(write("demo/b.yaml", CLAIM + "  note: 'unclosed\n"), "lint", 2, f"{B}:6: -: malformed YAML"),
-    "tab indentation": Case(write("demo/b.yaml", "- id: demo/x\n\tlabel: x\n"), "lint", 2, f"{B}:2: -: malformed YAML"),
+    "boolean key": Case(write("demo/b.yaml", CLAIM + "  true: x\n"), "lint", 2, f"{B}:5: demo/x: mapping keys must be"),
+    "malformed YAML": Case(write("demo/b.yaml", CLAIM + "  note: 'unclosed\n"), "lint", 2, f"{B}:6: demo/x: malformed YAML"),
+    "tab indentation": Case(write("demo/b.yaml", "- id: demo/x\n\tlabel: x\n"), "lint", 2, f"{B}:2: demo/x: malformed YAML"),
     "directory named .yaml": Case(directory, "lint", 2, "claims/demo/folder.yaml:0: -: is a directory"),
     "FIFO named .yaml": Case(fifo, "lint", 2, "claims/demo/pipe.yaml:0: -: is not a regular file"),
     "device behind a symlink": Case(device_link, "lint", 2, "claims/demo/zero.yaml:0: -: is not a regular file"),
@@ -336,3 +336,19 @@ def test_bad_input_is_a_clear_error(name, project, demo, tmp_path, capsys, monke
     if before is not None:
         assert snapshot(project) == before, "a failing command wrote something"
     assert not list(project.rglob(".citecheck-*")), "a temporary file was left behind"
+
+
+@pytest.mark.parametrize("text, line, record", [
+    ("- id: demo/a\n  text: x\n- id: demo/b\n  text: 'y\n", 4, "demo/b"),
+    ("- id: demo/a\n  text: x\n- label: inferred\n  text: 'y\n  id: demo/c\n", 4, "-"),  # before its id
+    ("engines:\n  - id: vllm\n    pin: x\n  - id: mnn\n    name: 'M\n", 5, "mnn"),
+    ("- {id: demo/a, text: x}\n- {id: demo/b, text: \"\\e\"}\n", 2, "demo/b"),
+    ("- id: \"demo/\\u202ex\"\n", 1, "-"),  # an id outside the alphabet is not echoed
+    ("note: x\n", 1, "-"),
+])
+def test_a_line_that_does_not_parse_is_named_with_its_record(tmp_path, text, line, record):
+    from enginekb.frame import record_at
+
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    assert record_at(path, line) == record
