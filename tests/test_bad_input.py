@@ -166,6 +166,11 @@ CASES = {
     "bidi isolate written": Case(claim(text="A \u2066claim"), "lint", 2, f"{B}:4: demo/x: invisible or bidirectional format character U+2066"),
     "zero-width space in an id": Case(claim(id="demo/x\u200b"), "lint", 2, f"{B}:1: -: invisible or bidirectional format character U+200B"),
     "zero-width joiner in a scope": Case(claim(scope="'all\u200dbackends'"), "lint", 2, "invisible or bidirectional format character U+200D"),
+    "YAML 1.1 octal": Case(claim("count: {value: 010, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: bad int value '010' (a leading zero"),
+    "YAML 1.1 underscores": Case(claim("count: {value: 1_000, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: count.value: '1_000' is not of type 'integer'"),
+    "YAML 1.1 sexagesimal": Case(claim("count: {value: 1:30, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: count.value: '1:30' is not of type 'integer'"),
+    "not a number": Case(claim("count: {value: .nan, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: bad float value '.nan' (not a finite number)"),
+    "infinity": Case(claim("count: {value: -.inf, how: {glob: '*.c'}}"), "lint", 2, "bad float value '-.inf' (not a finite number)"),
     "not UTF-8": Case(write("demo/b.yaml", CLAIM.encode().replace(b"A claim", b"A \xe9 claim")), "lint", 2, f"{B}:4: demo/x: not UTF-8"),
     "deep flow nesting": Case(write("demo/b.yaml", "a: " + "[" * 20000 + "]" * 20000), "lint", 2, f"{B}:1: -: nested deeper"),
     "nesting over the bound": Case(write("demo/b.yaml", NESTED), "lint", 2, f"{B}:1: -: nested deeper than 32"),
@@ -362,3 +367,14 @@ def test_a_line_that_does_not_parse_is_named_with_its_record(tmp_path, text, lin
     path = tmp_path / "r.yaml"
     path.write_text(text)
     assert record_at(path, line) == record
+
+
+@pytest.mark.parametrize("plain, value", [
+    ("1_000", "1_000"), ("1:30", "1:30"), ("190:20:30", "190:20:30"), ("0b101", "0b101"),  # strings in YAML 1.2
+    ("0o17", 15), ("0x1f", 31), ("10", 10), ("-3", -3), ("0", 0), ("1e3", 1000.0), (".5", 0.5), ("yes", "yes"),
+])
+def test_plain_scalars_are_typed_as_yaml_1_2_core_types_them(plain, value):
+    from enginekb.yamlfile import parse_yaml
+
+    parsed = parse_yaml(f"a: {plain}\n", Path("r.yaml")).data["a"]
+    assert parsed == value and type(parsed) is type(value)

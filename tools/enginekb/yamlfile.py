@@ -4,8 +4,10 @@ The subset: mappings with plain-scalar keys, sequences, and scalars that are str
 floats, `true`/`false` or null. No anchors, aliases, merge keys or explicit tags (they let a few
 hundred bytes expand without bound, or name Python objects), no control characters (written or as
 escapes such as "\\e"), no invisible or bidirectional format characters, and bounds on size and
-nesting. `yes`, `no`, `on` and `off` are strings (YAML 1.2), so `OFF` in a cite means `OFF`, and
-dates stay strings, as written.
+nesting. Scalars are typed as YAML 1.2's core schema types them: `yes`, `no`, `on` and `off` are
+strings, so `OFF` in a cite means `OFF`; `1_000` and `1:30` are strings, not 1000 and 90; `0o17` and
+`0x1f` are numbers. An integer with a leading zero (`010`, octal 8 in YAML 1.1, 10 in 1.2) and
+`.inf`/`.nan` are refused. Dates stay strings, as written.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 VALUE_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 SCALAR_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null")}
 BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+# YAML 1.2 core schema numbers (1.1's underscores, sexagesimal and 0-prefixed octal are not numbers).
+INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                   r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 try:  # libyaml's parser is ten times faster; its marks give the same lines
     _Base = yaml.CSafeLoader
@@ -41,10 +47,12 @@ class _Loader(_Base):
 
 
 _Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag.rsplit(":", 1)[-1] not in ("timestamp", "bool")]
+    first: [(tag, regexp) for tag, regexp in resolvers if tag.rsplit(":", 1)[-1] not in ("timestamp", "bool", "int", "float")]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", BOOL, list("tTfF"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:int", INT, list("-+0123456789"))  # before float: 10 is both
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", FLOAT, list("-+0123456789."))
 _CONSTRUCT = yaml.SafeLoader("")  # builds scalars only; never sees a document
 
 
@@ -146,6 +154,24 @@ def parse_yaml(text: str, path: Path) -> LocatedYaml:
     return located
 
 
+def _integer(text: str) -> int:
+    if text[:2] in ("0o", "0x"):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    digits = text.lstrip("+-")
+    if len(digits) > 1 and digits[0] == "0":
+        raise ValueError(f"a leading zero: YAML 1.1 reads it as octal, 1.2 as decimal; write {int(text)} or quote it")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if text.lstrip("+-").lower() in (".inf", ".nan"):
+        raise ValueError("not a finite number")
+    return float(text)
+
+
+_NUMBERS = {"tag:yaml.org,2002:int": _integer, "tag:yaml.org,2002:float": _float}
+
+
 @dataclass
 class _Walk:
     path: Path
@@ -192,7 +218,8 @@ class _Walk:
         if node.tag not in SCALAR_TAGS:
             raise self.fail(node, f"unsupported YAML tag {node.tag}")
         try:  # the tag's constructor called directly: construct_object would cache every node
-            value = _CONSTRUCT.yaml_constructors[node.tag](_CONSTRUCT, node)
+            construct = _NUMBERS.get(node.tag)
+            value = construct(node.value) if construct else _CONSTRUCT.yaml_constructors[node.tag](_CONSTRUCT, node)
         except (yaml.YAMLError, ValueError) as error:
             raise self.fail(node, f"bad {node.tag.rsplit(':', 1)[-1]} value {node.value!r} ({error})") from None
         return self.text(node, value) if isinstance(value, str) else value
