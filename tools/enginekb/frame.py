@@ -15,13 +15,13 @@ from .regularfile import read_regular
 from .yamlfile import MAX_BYTES, LocatedYaml, YamlError, load_yaml
 
 ENGINE_FIELDS = ("id", "name", "repository", "pin", "pin_date", "licence", "study_commit")
-SHA = re.compile(r"^[0-9a-f]{40}$")
-ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+SHA = re.compile(r"^[0-9a-f]{40}\Z")
+ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*\Z")
 # Pages link to the repository: only an https URL without characters that could leave an attribute.
-HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?$")
+HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?\Z")
 # Keys are names: pages use them in ids, classes and data attributes.
-LAYER_KEY = re.compile(r"^[a-z][a-z0-9-]*$")
-DIMENSION_KEY = re.compile(r"^[a-z]+\.[a-z0-9-]+$")  # as claim.schema.json's `dimension`
+LAYER_KEY = re.compile(r"^[a-z][a-z0-9-]*\Z")
+DIMENSION_KEY = re.compile(r"^[a-z]+\.[a-z0-9-]+\Z")  # as claim.schema.json's `dimension`
 
 
 def read_records(path: Path, problems: list[Problem], store=None) -> LocatedYaml | None:
