@@ -24,7 +24,7 @@ from enginekb.store import cache_home
 from .lock import KINDS, valid_count, valid_lines
 
 CACHE_NAME = "resolved.json"
-SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")  # SHA-1, or SHA-256 in a repository that uses it
+SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")  # SHA-1, or SHA-256 in a repository that uses it
 # The modules whose code decides what a cite or count resolves to.
 _RESOLVER_MODULES = ("resolve.py", "cfamily.py", "pysource.py", "textsearch.py", "parsed.py", "counts.py")
 _PARSERS = ("tree-sitter", "tree-sitter-c", "tree-sitter-cpp", "tree-sitter-python")

@@ -35,6 +35,7 @@ SCHEMA_FILE = "claim.schema.json"
 # Directories of claims/ that are not engines.
 RESERVED_DIRS = {SCENARIOS_DIR: "the scenarios", COVERAGE_DIR: "the study's coverage", MODELS_DIR: "the model records",
                  CONTEXT_OWNER: "the shared facts (context claims)"}
+SAFE_ID = re.compile(r"[A-Za-z0-9._/-]+")
 ID_LINE = re.compile(r"^\s*-?\s*id:\s*['\"]?([a-z0-9][a-z0-9.-]*/[a-z0-9][a-z0-9.-]*)", re.MULTILINE)
 
 
@@ -175,8 +176,9 @@ def _salvage_ids(path: Path, catalog: Catalog) -> None:
 
 
 def _claim_id(data: list, index: Any) -> str:
+    """The id a problem is reported under; "-" for an id that is not one (it is repeated in messages)."""
     if isinstance(index, int) and isinstance(data[index], dict) and isinstance(data[index].get("id"), str):
-        return data[index]["id"]
+        return data[index]["id"] if SAFE_ID.fullmatch(data[index]["id"]) else "-"
     return "-"
 
 

@@ -39,6 +39,7 @@ _VALIDATORS_KEPT = 32  # older validators are removed when a new one is written
 
 class ClaimsSchema:
     def __init__(self, schema: dict):
+        schema = anchored(schema)  # validated as written, but `$` cannot match before a final newline
         self.schema = schema
         fast = {k: v for k, v in schema.items() if k not in ("$id", "$schema")}
         self._fast = _validator(fast | {"$schema": "http://json-schema.org/draft-07/schema#"})
@@ -69,6 +70,39 @@ class ClaimsSchema:
         for error in jsonschema.Draft202012Validator(self.schema).iter_errors(data):
             location = tuple(error.absolute_path)
             yield location, _message(error, location, self.schema)
+
+
+def anchored(node: Any) -> Any:
+    """A copy of a schema whose regular expressions end at `\\Z` where they said `$`: JSON Schema's
+    ECMA-262 `$` is the end of the text, Python's also matches before a final newline."""
+    if isinstance(node, list):
+        return [anchored(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    copy = {key: anchored(value) for key, value in node.items()}
+    if isinstance(node.get("pattern"), str):
+        copy["pattern"] = end_anchor(node["pattern"])
+    if isinstance(node.get("patternProperties"), dict):
+        copy["patternProperties"] = {end_anchor(key): anchored(value) for key, value in node["patternProperties"].items()}
+    return copy
+
+
+def end_anchor(pattern: str) -> str:
+    """`pattern` with each unescaped `$` outside a character class written `\\Z`."""
+    out, escaped, in_class = [], False, False
+    for character in pattern:
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif character == "[":
+            in_class = True
+        elif character == "]":
+            in_class = False
+        elif character == "$" and not in_class:
+            character = "\\Z"
+        out.append(character)
+    return "".join(out)
 
 
 @cache
