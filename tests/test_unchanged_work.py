@@ -144,3 +144,24 @@ def test_without_a_record_store_validators_are_compiled_and_nothing_is_kept(comp
     monkeypatch.setenv("ENGINEKB_CACHE", "off")
     assert _errors(SCHEMA, {"id": "A"}) and _errors(SCHEMA, {"id": "A"}) and len(compiles) == 2
     assert not (tmp_path / "enginekb-cache").exists()
+
+
+def test_claims_grep_imports_neither_the_checker_nor_the_renderer(demo_project, demo):
+    """A command pays only for the modules it uses: grep loads the records and prints them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    _, shas = demo
+    project = demo_project({"demo/a.yaml": PASSING.replace("FIRST", shas[0])})
+    tools = Path(__file__).resolve().parent.parent / "tools"
+    code = (f"import sys; sys.path.insert(0, {str(tools)!r}); from claimtool.cli import main; "
+            f"code = main(['--root', {str(project)!r}, 'grep', 'Net']); "
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr); sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and "demo/net" in done.stdout, done.stderr
+    loaded = set(done.stderr.split())
+    unwanted = {"citecheck.check", "citecheck.lock", "citecheck.gitstore", "git", "kbsite", "kbsite.render",
+                "jinja2", "jsonschema", "tree_sitter", "claimtool.lint", "claimtool.regrade", "claimtool.stats",
+                "claimtool.show", "xml.etree.ElementTree"}
+    assert loaded & unwanted == set()
