@@ -4,6 +4,8 @@ between runs is keyed by what it was made from, so a change makes it anew."""
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citecheck.lock import Lock, read_lock, update_lock, write_lock
 from test_citecheck import PASSING, run
@@ -165,3 +167,17 @@ def test_claims_grep_imports_neither_the_checker_nor_the_renderer(demo_project, 
                 "jinja2", "jsonschema", "tree_sitter", "claimtool.lint", "claimtool.regrade", "claimtool.stats",
                 "claimtool.show", "xml.etree.ElementTree"}
     assert loaded & unwanted == set()
+
+
+ALPHABET = "ab_1 :(\n\t\x0b\x1c\x85\xa0"
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(ALPHABET, max_size=40), word=st.text(ALPHABET, min_size=1, max_size=6))
+def test_confirming_a_cached_cite_finds_what_the_resolver_finds(text, word):
+    """The warm run's string search agrees with textsearch's patterns, white space of every kind included."""
+    from citecheck.check import holds_identifier, holds_phrase
+    from citecheck.textsearch import find_identifier, find_phrase
+
+    assert holds_identifier(text, word) == (find_identifier(text, word) is not None)
+    assert holds_phrase(text, word) == (find_phrase(text, word) is not None)
