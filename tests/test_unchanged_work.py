@@ -148,25 +148,43 @@ def test_without_a_record_store_validators_are_compiled_and_nothing_is_kept(comp
     assert not (tmp_path / "enginekb-cache").exists()
 
 
-def test_claims_grep_imports_neither_the_checker_nor_the_renderer(demo_project, demo):
-    """A command pays only for the modules it uses: grep loads the records and prints them."""
+def _modules_after(command: str, argv: list[str]) -> tuple[int, str, set[str]]:
+    """Exit code, output and the modules loaded by `claims` or `citecheck` run in a process of its own."""
     import subprocess
     import sys
     from pathlib import Path
 
-    _, shas = demo
-    project = demo_project({"demo/a.yaml": PASSING.replace("FIRST", shas[0])})
     tools = Path(__file__).resolve().parent.parent / "tools"
-    code = (f"import sys; sys.path.insert(0, {str(tools)!r}); from claimtool.cli import main; "
-            f"code = main(['--root', {str(project)!r}, 'grep', 'Net']); "
+    module = {"claims": "claimtool.cli", "citecheck": "citecheck.cli"}[command]
+    code = (f"import sys; sys.path.insert(0, {str(tools)!r}); from {module} import main; code = main({argv!r}); "
             "print(' '.join(sorted(sys.modules)), file=sys.stderr); sys.exit(code)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0 and "demo/net" in done.stdout, done.stderr
-    loaded = set(done.stderr.split())
+    last = done.stderr.strip().splitlines()[-1:]  # the module names, printed last
+    return done.returncode, done.stdout, set(last[0].split()) if last else set()
+
+
+def test_claims_grep_imports_neither_the_checker_nor_the_renderer(demo_project, demo):
+    """A command pays only for the modules it uses: grep loads the records and prints them."""
+    _, shas = demo
+    project = demo_project({"demo/a.yaml": PASSING.replace("FIRST", shas[0])})
+    code, out, loaded = _modules_after("claims", ["--root", str(project), "grep", "Net"])
+    assert code == 0 and "demo/net" in out
     unwanted = {"citecheck.check", "citecheck.lock", "citecheck.gitstore", "git", "kbsite", "kbsite.render",
                 "jinja2", "jsonschema", "tree_sitter", "claimtool.lint", "claimtool.regrade", "claimtool.stats",
                 "claimtool.show", "xml.etree.ElementTree"}
-    assert loaded & unwanted == set()
+    assert loaded and loaded & unwanted == set()
+
+
+def test_a_warm_citecheck_run_does_not_load_the_parsers(demo_project, demo):
+    """Cached answers are confirmed by reading their lines; tree-sitter is loaded only to resolve."""
+    path, shas = demo
+    project = demo_project({"demo/a.yaml": PASSING.replace("FIRST", shas[0])})
+    argv = ["--root", str(project), "--repo", f"demo={path}"]
+    code, _, cold = _modules_after("citecheck", argv)
+    assert code == 0 and {"tree_sitter", "citecheck.resolve", "citecheck.counts"} <= cold
+    code, out, warm = _modules_after("citecheck", argv)
+    assert code == 0 and "9 ok, 0 failed" in out
+    assert warm and warm & {"tree_sitter", "citecheck.resolve", "citecheck.counts"} == set()
 
 
 ALPHABET = "ab_1 :(\n\t\x0b\x1c\x85\xa0"

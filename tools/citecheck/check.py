@@ -10,12 +10,10 @@ from pathlib import Path
 from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
 from .cache import ResolveCache, load_cache, save_cache
-from .counts import compute_count
 from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
 from .gitstore import FULL_SHA, Blob, GitStore
 from .lock import KINDS, Lock, cite_entry, cite_key, count_entry, count_key, entry_repository, valid_lines
 from .repos import RepositorySources
-from .resolve import Resolver
 
 
 @dataclass(frozen=True)
@@ -135,7 +133,7 @@ def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySource
     results: list[Result] = []
     fresh = Lock()
     store = _LazyStore(engine, claims, sources)
-    resolver = Resolver()
+    resolver = _LazyResolver()
     try:
         for claim in claims:
             results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in _cites_in(claim, engine.id)]
@@ -146,7 +144,22 @@ def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySource
     return results, fresh, cache.new_entries(before)
 
 
-def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, claim: Claim, cite: Cite,
+class _LazyResolver:
+    """The resolver, made (tree-sitter and its grammars loaded) only once a cite is not in the cache:
+    a warm run confirms cached answers and never pays for it."""
+
+    def __init__(self):
+        self.resolver = None
+
+    def get(self):
+        if self.resolver is None:
+            from .resolve import Resolver
+
+            self.resolver = Resolver()
+        return self.resolver
+
+
+def _check_cite(store: _LazyStore, resolver: _LazyResolver, cache: ResolveCache, claim: Claim, cite: Cite,
                 fresh: Lock) -> Result:
     try:
         # Even a cached answer needs the repository to hold the commit: a vanished pin must fail.
@@ -166,9 +179,9 @@ def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, clai
         if hit is None:
             blob = store.get().read(cite.commit, cite.file)
             if cite.symbol is not None:
-                found = resolver.resolve_symbol(blob, cite.symbol, cite.contains)
+                found = resolver.get().resolve_symbol(blob, cite.symbol, cite.contains)
             else:
-                found = resolver.resolve_phrase(blob, cite.phrase)
+                found = resolver.get().resolve_phrase(blob, cite.phrase)
             hit = [*found.lines, found.kind]
             cache.cites[cache.cite_key(blob.sha, cite.file, cite.target_kind, cite.target, cite.contains)] = hit
     except CheckFailure as error:
@@ -186,6 +199,8 @@ def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim,
         store.get().commit(pin)
         value = cache.counts.get(cache.count_key(pin, count.query))
         if value is None:
+            from .counts import compute_count  # it parses C enums with tree-sitter: only a miss pays for it
+
             value = cache.counts[cache.count_key(pin, count.query)] = compute_count(store.get(), pin, count.how)
         if value != count.value:
             raise CountMismatch(f"the claim says {count.value}, the pin gives {value}")
