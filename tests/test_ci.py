@@ -413,7 +413,7 @@ def _boom(*args, **kwargs):
     ("citecheck", "citecheck.cli.check_offline", ["--offline"]),
     ("citecheck", "citecheck.cli.read_lock", ["--offline", "--format", "github"]),
     ("claims", "claimtool.cli.load_catalog", ["lint"]),
-    ("claims", "claimtool.cli.stats.compute_stats", ["stats"]),
+    ("claims", "claimtool.stats.compute_stats", ["stats"]),  # imported by the command that uses it
 ])
 def test_an_internal_error_is_a_message_and_exit_3_without_a_traceback(demo_project, monkeypatch, capsys, program, target, argv):
     project = demo_project({"demo/a.yaml": "- {id: demo/ok, label: unknown, dimension: kind.category, text: t}\n"})

@@ -4,6 +4,8 @@ between runs is keyed by what it was made from, so a change makes it anew."""
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citecheck.lock import Lock, read_lock, update_lock, write_lock
 from test_citecheck import PASSING, run
@@ -144,3 +146,56 @@ def test_without_a_record_store_validators_are_compiled_and_nothing_is_kept(comp
     monkeypatch.setenv("ENGINEKB_CACHE", "off")
     assert _errors(SCHEMA, {"id": "A"}) and _errors(SCHEMA, {"id": "A"}) and len(compiles) == 2
     assert not (tmp_path / "enginekb-cache").exists()
+
+
+def _modules_after(command: str, argv: list[str]) -> tuple[int, str, set[str]]:
+    """Exit code, output and the modules loaded by `claims` or `citecheck` run in a process of its own."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tools = Path(__file__).resolve().parent.parent / "tools"
+    module = {"claims": "claimtool.cli", "citecheck": "citecheck.cli"}[command]
+    code = (f"import sys; sys.path.insert(0, {str(tools)!r}); from {module} import main; code = main({argv!r}); "
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr); sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    last = done.stderr.strip().splitlines()[-1:]  # the module names, printed last
+    return done.returncode, done.stdout, set(last[0].split()) if last else set()
+
+
+def test_claims_grep_imports_neither_the_checker_nor_the_renderer(demo_project, demo):
+    """A command pays only for the modules it uses: grep loads the records and prints them."""
+    _, shas = demo
+    project = demo_project({"demo/a.yaml": PASSING.replace("FIRST", shas[0])})
+    code, out, loaded = _modules_after("claims", ["--root", str(project), "grep", "Net"])
+    assert code == 0 and "demo/net" in out
+    unwanted = {"citecheck.check", "citecheck.lock", "citecheck.gitstore", "git", "kbsite", "kbsite.render",
+                "jinja2", "jsonschema", "tree_sitter", "claimtool.lint", "claimtool.regrade", "claimtool.stats",
+                "claimtool.show", "xml.etree.ElementTree"}
+    assert loaded and loaded & unwanted == set()
+
+
+def test_a_warm_citecheck_run_does_not_load_the_parsers(demo_project, demo):
+    """Cached answers are confirmed by reading their lines; tree-sitter is loaded only to resolve."""
+    path, shas = demo
+    project = demo_project({"demo/a.yaml": PASSING.replace("FIRST", shas[0])})
+    argv = ["--root", str(project), "--repo", f"demo={path}"]
+    code, _, cold = _modules_after("citecheck", argv)
+    assert code == 0 and {"tree_sitter", "citecheck.resolve", "citecheck.counts"} <= cold
+    code, out, warm = _modules_after("citecheck", argv)
+    assert code == 0 and "9 ok, 0 failed" in out
+    assert warm and warm & {"tree_sitter", "citecheck.resolve", "citecheck.counts"} == set()
+
+
+ALPHABET = "ab_1 :(\n\t\x0b\x1c\x85\xa0"
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(ALPHABET, max_size=40), word=st.text(ALPHABET, min_size=1, max_size=6))
+def test_confirming_a_cached_cite_finds_what_the_resolver_finds(text, word):
+    """The warm run's string search agrees with textsearch's patterns, white space of every kind included."""
+    from citecheck.check import holds_identifier, holds_phrase
+    from citecheck.textsearch import find_identifier, find_phrase
+
+    assert holds_identifier(text, word) == (find_identifier(text, word) is not None)
+    assert holds_phrase(text, word) == (find_phrase(text, word) is not None)
