@@ -96,9 +96,13 @@ SCHEMA = {"type": "object", "required": ["id"], "properties": {"id": {"type": "s
 
 
 @pytest.fixture
-def compiles(monkeypatch):
-    """Each compilation of a validator, by fastjsonschema, as it happens."""
+def compiles(monkeypatch, tmp_path):
+    """Each compilation of a validator, by fastjsonschema, as it happens; validators kept in tmp_path/pycache."""
     import fastjsonschema
+
+    from enginekb import schema
+
+    monkeypatch.setattr(schema, "VALIDATOR_DIR", tmp_path / "pycache")
 
     calls = []
     original = fastjsonschema.compile_to_code
@@ -128,7 +132,7 @@ def test_a_validator_is_compiled_once_per_schema_and_again_when_the_schema_chang
 
 @pytest.mark.parametrize("content", [b"not marshal", b"", "swapped"])
 def test_a_broken_or_swapped_validator_file_is_compiled_again_and_replaced(compiles, tmp_path, content):
-    folder = tmp_path / "enginekb-cache" / "validators"
+    folder = tmp_path / "pycache"
     assert _errors(SCHEMA, {"id": "xyz"}) == []
     (mine,) = folder.iterdir()
     stricter = SCHEMA | {"properties": {"id": {"type": "string", "pattern": "^[a-c]+$"}}}
@@ -145,7 +149,7 @@ def test_a_broken_or_swapped_validator_file_is_compiled_again_and_replaced(compi
 def test_without_a_record_store_validators_are_compiled_and_nothing_is_kept(compiles, tmp_path, monkeypatch):
     monkeypatch.setenv("ENGINEKB_CACHE", "off")
     assert _errors(SCHEMA, {"id": "A"}) and _errors(SCHEMA, {"id": "A"}) and len(compiles) == 2
-    assert not (tmp_path / "enginekb-cache").exists()
+    assert not (tmp_path / "pycache").exists()
 
 
 def _modules_after(command: str, argv: list[str]) -> tuple[int, str, set[str]]:

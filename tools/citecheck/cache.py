@@ -140,9 +140,9 @@ def save_cache(directory: Path | None, cache: ResolveCache) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".resolved-", suffix=".json", dir=directory)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump({"resolver": cache.resolver, "blobs": cache.blobs, "cites": cache.cites,
-                       "counts": cache.counts}, out, ensure_ascii=False, separators=(",", ":"))
+        with os.fdopen(handle, "w", encoding="utf-8") as out:  # dumps, not dump: only dumps encodes in C
+            out.write(json.dumps({"resolver": cache.resolver, "blobs": cache.blobs, "cites": cache.cites,
+                                  "counts": cache.counts}, ensure_ascii=False, separators=(",", ":")))
         os.replace(temporary, directory / CACHE_NAME)
     except OSError:
         pass  # a read-only home or a full disk only costs speed

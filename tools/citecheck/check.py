@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from enginekb.model import Catalog, Claim, Cite, Count, Engine
@@ -218,7 +219,7 @@ def shows(blob: Blob, cite: Cite, hit: list) -> bool:
     lines, kind = hit[:2], hit[2]
     if not valid_lines(lines) or kind not in KINDS or (kind == "phrase") != (cite.phrase is not None):
         return False
-    pieces = blob.data.split(b"\n", lines[1])  # up to the last cited line, and the rest in one piece
+    pieces = _lines(blob.data)
     if len(pieces) < lines[1]:
         return False
     span = b"\n".join(pieces[lines[0] - 1: lines[1]]).decode("latin-1")  # the resolver's decoding
@@ -229,6 +230,12 @@ def shows(blob: Blob, cite: Cite, hit: list) -> bool:
         return holds_phrase(span, latin1(cite.phrase))
     name = latin1(cite.symbol.replace(".", "::").split("::")[-1])
     return holds_identifier(span, name) and (not cite.contains or holds_phrase(span, latin1(cite.contains)))
+
+
+@lru_cache(maxsize=64)
+def _lines(data: bytes) -> list[bytes]:
+    """A blob's lines, split once for the cites into it (bytes keep their hash: a repeat is cheap)."""
+    return data.split(b"\n")
 
 
 _IDENTIFIER_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")

@@ -4,12 +4,13 @@ A valid file passes a validator compiled to Python by fastjsonschema (the schema
 that draft-07 and 2020-12 read alike). A file it rejects is checked again by jsonschema, which finds
 every error, each with its location and the schema's own `x-message` where there is one.
 
-Compiling a validator costs more than validating every record, so the compiled code is kept in the
-record store's folder (validators/), named by a hash of everything it is compiled from: the schema
-as given to fastjsonschema, fastjsonschema's version and Python's bytecode magic. As with the store's
-parsed records, the name is the proof: a changed schema has another name and is compiled again; a
+Compiling a validator costs more than validating every record, so the compiled code is kept beside
+this module's own bytecode, in its `__pycache__`: it is code, trusted as Python trusts the .pyc files
+there, and kept apart from the record caches, whose entries are data checked when read. It is named
+by a hash of everything it is compiled from (the schema as given to fastjsonschema, fastjsonschema's
+version, Python's bytecode magic): a changed schema has another name and is compiled again, and a
 file that is not a code object stored under its own name is compiled again and replaced. It holds no
-verdict: every record is validated on every load.
+verdict: every record is validated on every load. ENGINEKB_CACHE=off keeps none.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .regularfile import read_regular
 from .store import default_directory
 from .yamlfile import YamlError, read_text
 
-VALIDATORS = "validators"  # the folder in the record store's directory
+VALIDATOR_DIR = Path(__file__).parent / "__pycache__"
 _VALIDATORS_KEPT = 32  # older validators are removed when a new one is written
 
 
@@ -114,12 +115,11 @@ def _compiled(text: str) -> ClaimsSchema:
 
 
 def _validator(definition: dict) -> Callable[[Any], Any]:
-    """fastjsonschema's validator of `definition`, compiled now or read back from the record store's folder."""
+    """fastjsonschema's validator of `definition`, compiled now or read back from VALIDATOR_DIR."""
     text = json.dumps(definition, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     key = hashlib.sha256("\0".join((text, fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex())).encode(
         "utf-8", "surrogatepass")).hexdigest()[:32]
-    directory = default_directory()
-    path = directory / VALIDATORS / f"{key}.marshal" if directory is not None else None
+    path = VALIDATOR_DIR / f"validator-{key}.marshal" if default_directory() is not None else None
     code = _stored_code(path, key) if path is not None else None
     if code is None:
         source = fastjsonschema.compile_to_code(definition)
@@ -144,12 +144,12 @@ def _stored_code(path: Path, key: str) -> types.CodeType | None:
 def _store_code(path: Path, key: str, code: types.CodeType) -> None:
     """Written atomically; a folder that cannot be written only costs speed."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".validator-", dir=path.parent)
         with os.fdopen(handle, "wb") as out:
             marshal.dump((key, code), out)
         os.replace(temporary, path)
-        kept = sorted(path.parent.glob("*.marshal"), key=lambda p: p.stat().st_mtime, reverse=True)
+        kept = sorted(path.parent.glob("validator-*.marshal"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in kept[_VALIDATORS_KEPT:]:
             old.unlink(missing_ok=True)
     except OSError:
