@@ -116,6 +116,22 @@ def device_link(root: Path) -> None:
     (root / "claims" / "demo" / "zero.yaml").symlink_to("/dev/zero")
 
 
+def outside_link(kind: str) -> Callable[[Path], None]:
+    """A symbolic link under claims/demo/: to a records file or directory outside claims/, to claims/demo
+    itself, or to nothing."""
+    def setup(root: Path) -> None:
+        outside = root / "elsewhere"
+        (outside / "more").mkdir(parents=True)
+        (outside / "c.yaml").write_text(CLAIM.replace("demo/x", "demo/outside"))
+        (outside / "more" / "d.yaml").write_text(CLAIM.replace("demo/x", "demo/further"))
+        demo = root / "claims" / "demo"
+        {"file": lambda: (demo / "out.yaml").symlink_to(outside / "c.yaml"),
+         "directory": lambda: (demo / "out").symlink_to(outside / "more"),
+         "inner": lambda: (demo / "again").symlink_to(demo),
+         "dangling": lambda: (demo / "gone.yaml").symlink_to(outside / "nothing.yaml")}[kind]()
+    return setup
+
+
 def remove_lock(root: Path) -> None:
     (root / "claims" / "citecheck.lock").unlink()
 
@@ -185,7 +201,11 @@ CASES = {
     "tab indentation": Case(write("demo/b.yaml", "- id: demo/x\n\tlabel: x\n"), "lint", 2, f"{B}:2: demo/x: malformed YAML"),
     "directory named .yaml": Case(directory, "lint", 2, "claims/demo/folder.yaml:0: -: is a directory"),
     "FIFO named .yaml": Case(fifo, "lint", 2, "claims/demo/pipe.yaml:0: -: is not a regular file"),
-    "device behind a symlink": Case(device_link, "lint", 2, "claims/demo/zero.yaml:0: -: is not a regular file"),
+    "device behind a symlink": Case(device_link, "lint", 2, "claims/demo/zero.yaml:0: -: a symbolic link out of claims/"),
+    "link to a file outside claims/": Case(outside_link("file"), "lint", 2, "claims/demo/out.yaml:0: -: a symbolic link out of claims/"),
+    "link to a directory outside claims/": Case(outside_link("directory"), "lint", 2, "claims/demo/out:0: -: a symbolic link to a directory"),
+    "link to a directory inside claims/": Case(outside_link("inner"), "lint", 2, "claims/demo/again:0: -: a symbolic link to a directory"),
+    "link that leads nowhere": Case(outside_link("dangling"), "lint", 2, "claims/demo/gone.yaml:0: -: a symbolic link that leads nowhere"),
     "oversized file": Case(write("demo/b.yaml", CLAIM + "  note: " + "x" * (3 * 1024 * 1024) + "\n"), "lint", 2, f"{B}:0: -: is larger than"),
     ".yml file": Case(write("demo/b.yml", CLAIM), "lint", 2, "claims/demo/b.yml:0: -: records end in .yaml"),
     "YAML directly under claims/": Case(write("stray.yaml", CLAIM), "lint", 2, "claims/stray.yaml:0: -: claims live in claims/<engine-id>/"),

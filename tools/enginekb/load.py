@@ -66,6 +66,10 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             problems.append(Problem(claims_dir / ENGINES_FILE, 1, reserved,
                                     f"engine id {reserved!r} is taken: claims/{reserved}/ holds {holds}"))
     for path in sorted(claims_dir.rglob("*")):
+        link = _link_problem(path, claims_dir) if path.is_symlink() else None
+        if link is not None:
+            problems.append(link)
+            continue
         if path.suffix not in (".yaml", ".yml"):
             continue
         if path.suffix == ".yml":
@@ -128,6 +132,21 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     if problems:
         raise CatalogError(problems)
     return catalog
+
+
+def _link_problem(path: Path, claims_dir: Path) -> Problem | None:
+    """A symbolic link under claims/ is refused when it leads to a directory (whose records the walk
+    would skip without a word) or out of claims/; a link to a file inside the tree is read as that file."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return Problem(path, 0, "-", "a symbolic link that leads nowhere")
+    if target.is_dir():
+        return Problem(path, 0, "-", "a symbolic link to a directory: the records under it would not be read; "
+                                     "move them into claims/")
+    if not target.is_relative_to(claims_dir.resolve()):
+        return Problem(path, 0, "-", "a symbolic link out of claims/: records live in the tree")
+    return None
 
 
 def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem],
