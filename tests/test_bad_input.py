@@ -116,6 +116,22 @@ def device_link(root: Path) -> None:
     (root / "claims" / "demo" / "zero.yaml").symlink_to("/dev/zero")
 
 
+def outside_link(kind: str) -> Callable[[Path], None]:
+    """A symbolic link under claims/demo/: to a records file or directory outside claims/, to claims/demo
+    itself, or to nothing."""
+    def setup(root: Path) -> None:
+        outside = root / "elsewhere"
+        (outside / "more").mkdir(parents=True)
+        (outside / "c.yaml").write_text(CLAIM.replace("demo/x", "demo/outside"))
+        (outside / "more" / "d.yaml").write_text(CLAIM.replace("demo/x", "demo/further"))
+        demo = root / "claims" / "demo"
+        {"file": lambda: (demo / "out.yaml").symlink_to(outside / "c.yaml"),
+         "directory": lambda: (demo / "out").symlink_to(outside / "more"),
+         "inner": lambda: (demo / "again").symlink_to(demo),
+         "dangling": lambda: (demo / "gone.yaml").symlink_to(outside / "nothing.yaml")}[kind]()
+    return setup
+
+
 def remove_lock(root: Path) -> None:
     (root / "claims" / "citecheck.lock").unlink()
 
@@ -147,26 +163,49 @@ CASES = {
     "recursive alias": Case(write("demo/b.yaml", "- &a [*a]\n"), "lint", 2, f"{B}:1: -: anchors and aliases"),
     "billion laughs": Case(write("demo/b.yaml", "l0: &l0 [x]\n" + LAUGHS), "lint", 2, f"{B}:1: -: anchors and aliases"),
     "plain alias": Case(write("demo/b.yaml", CLAIM + "  note: &n x\n  see: [*n]\n"), "lint", 2, "anchors and aliases"),
-    "python name tag": Case(claim(note="!!python/name:os.system x"), "lint", 2, f"{B}:5: -: unsupported YAML tag"),
+    "python name tag": Case(claim(note="!!python/name:os.system x"), "lint", 2, f"{B}:5: demo/x: unsupported YAML tag"),
     "python object tag": Case(claim(note="!!python/object/apply:os.system [ls]"), "lint", 2, "unsupported YAML tag"),
-    "binary tag": Case(claim(note="!!binary aGk="), "lint", 2, f"{B}:5: -: unsupported YAML tag tag:yaml.org,2002:binary"),
+    "binary tag": Case(claim(note="!!binary aGk="), "lint", 2, f"{B}:5: demo/x: unsupported YAML tag tag:yaml.org,2002:binary"),
     "set tag": Case(claim(note="!!set {a}"), "lint", 2, "unsupported YAML tag tag:yaml.org,2002:set"),
     "custom tag": Case(claim(note="!secret x"), "lint", 2, "unsupported YAML tag !secret"),
-    "merge key": Case(write("demo/b.yaml", CLAIM + "  <<: {note: x}\n"), "lint", 2, f"{B}:5: -: merge keys"),
-    "NUL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\0claim")), "lint", 2, f"{B}:4: -: control character U+0000"),
-    "BEL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\aclaim")), "lint", 2, f"{B}:4: -: control character U+0007"),
+    "merge key": Case(write("demo/b.yaml", CLAIM + "  <<: {note: x}\n"), "lint", 2, f"{B}:5: demo/x: merge keys"),
+    "NUL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\0claim")), "lint", 2, f"{B}:4: demo/x: control character U+0000"),
+    "BEL character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\aclaim")), "lint", 2, f"{B}:4: demo/x: control character U+0007"),
     "C1 control character": Case(write("demo/b.yaml", CLAIM.replace("A claim", "A\x85claim")), "lint", 2, "control character U+0085"),
-    "not UTF-8": Case(write("demo/b.yaml", CLAIM.encode().replace(b"A claim", b"A \xe9 claim")), "lint", 2, f"{B}:4: -: not UTF-8"),
+    "escaped NUL": Case(claim(text='"A\\0claim"'), "lint", 2, f"{B}:4: demo/x: control character U+0000 in a value"),
+    "escaped ESC": Case(claim(text='"A\\e[2Jclaim"'), "lint", 2, f"{B}:4: demo/x: control character U+001B in a value"),
+    "escaped CSI": Case(claim(text='"A\\x9bclaim"'), "lint", 2, f"{B}:4: demo/x: control character U+009B in a value"),
+    "escaped carriage return": Case(claim(text='"A\\rclaim"'), "lint", 2, f"{B}:4: demo/x: control character U+000D in a value"),
+    "escaped NUL in a symbol": Case(claim('cites: [{file: a.c, symbol: "f\\0"}]'), "lint", 2, f"{B}:5: demo/x: control character U+0000"),
+    "escaped control in a key": Case(claim('"no\\x1bte": x'), "lint", 2, f"{B}:5: demo/x: control character U+001B"),
+    "bidi override escaped": Case(claim(text='"A \\u202eclaim"'), "lint", 2, f"{B}:4: demo/x: invisible or bidirectional format character U+202E"),
+    "bidi isolate written": Case(claim(text="A \u2066claim"), "lint", 2, f"{B}:4: demo/x: invisible or bidirectional format character U+2066"),
+    "zero-width space in an id": Case(claim(id="demo/x\u200b"), "lint", 2, f"{B}:1: -: invisible or bidirectional format character U+200B"),
+    "zero-width joiner in a scope": Case(claim(scope="'all\u200dbackends'"), "lint", 2, "invisible or bidirectional format character U+200D"),
+    "YAML 1.1 octal": Case(claim("count: {value: 010, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: bad int value '010' (a leading zero"),
+    "YAML 1.1 underscores": Case(claim("count: {value: 1_000, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: count.value: '1_000' is not of type 'integer'"),
+    "YAML 1.1 sexagesimal": Case(claim("count: {value: 1:30, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: count.value: '1:30' is not of type 'integer'"),
+    "not a number": Case(claim("count: {value: .nan, how: {glob: '*.c'}}"), "lint", 2, f"{B}:5: demo/x: bad float value '.nan' (not a finite number)"),
+    "infinity": Case(claim("count: {value: -.inf, how: {glob: '*.c'}}"), "lint", 2, "bad float value '-.inf' (not a finite number)"),
+    "id ending in a newline": Case(claim(id='"demo/x\\n"'), "lint", 2, f"{B}:1: -: id:"),
+    "dimension ending in a newline": Case(claim(dimension='"kind.category\\n"'), "lint", 2, f"{B}:3: demo/x: dimension:"),
+    "pin ending in a newline": Case(engines_field("pin", "a" * 40 + "\n"), "lint", 2, "pin: a full 40-hex commit SHA"),
+    "repository ending in a newline": Case(engines_field("repository", "https://example.invalid/demo\n"), "lint", 2, "repository: an https:// URL"),
+    "not UTF-8": Case(write("demo/b.yaml", CLAIM.encode().replace(b"A claim", b"A \xe9 claim")), "lint", 2, f"{B}:4: demo/x: not UTF-8"),
     "deep flow nesting": Case(write("demo/b.yaml", "a: " + "[" * 20000 + "]" * 20000), "lint", 2, f"{B}:1: -: nested deeper"),
     "nesting over the bound": Case(write("demo/b.yaml", NESTED), "lint", 2, f"{B}:1: -: nested deeper than 32"),
-    "duplicate key": Case(claim("text: Again."), "lint", 2, f"{B}:5: -: duplicate key 'text'"),
+    "duplicate key": Case(claim("text: Again."), "lint", 2, f"{B}:5: demo/x: duplicate key 'text'"),
     "complex key": Case(write("demo/b.yaml", "- ? [a]\n  : b\n"), "lint", 2, f"{B}:1: -: mapping keys must be"),
-    "boolean key": Case(write("demo/b.yaml", CLAIM + "  true: x\n"), "lint", 2, f"{B}:5: -: mapping keys must be"),
-    "malformed YAML": Case(write("demo/b.yaml", CLAIM + "  note: 'unclosed\n"), "lint", 2, f"{B}:6: -: malformed YAML"),
-    "tab indentation": Case(write("demo/b.yaml", "- id: demo/x\n\tlabel: x\n"), "lint", 2, f"{B}:2: -: malformed YAML"),
+    "boolean key": Case(write("demo/b.yaml", CLAIM + "  true: x\n"), "lint", 2, f"{B}:5: demo/x: mapping keys must be"),
+    "malformed YAML": Case(write("demo/b.yaml", CLAIM + "  note: 'unclosed\n"), "lint", 2, f"{B}:6: demo/x: malformed YAML"),
+    "tab indentation": Case(write("demo/b.yaml", "- id: demo/x\n\tlabel: x\n"), "lint", 2, f"{B}:2: demo/x: malformed YAML"),
     "directory named .yaml": Case(directory, "lint", 2, "claims/demo/folder.yaml:0: -: is a directory"),
     "FIFO named .yaml": Case(fifo, "lint", 2, "claims/demo/pipe.yaml:0: -: is not a regular file"),
-    "device behind a symlink": Case(device_link, "lint", 2, "claims/demo/zero.yaml:0: -: is not a regular file"),
+    "device behind a symlink": Case(device_link, "lint", 2, "claims/demo/zero.yaml:0: -: a symbolic link out of claims/"),
+    "link to a file outside claims/": Case(outside_link("file"), "lint", 2, "claims/demo/out.yaml:0: -: a symbolic link out of claims/"),
+    "link to a directory outside claims/": Case(outside_link("directory"), "lint", 2, "claims/demo/out:0: -: a symbolic link to a directory"),
+    "link to a directory inside claims/": Case(outside_link("inner"), "lint", 2, "claims/demo/again:0: -: a symbolic link to a directory"),
+    "link that leads nowhere": Case(outside_link("dangling"), "lint", 2, "claims/demo/gone.yaml:0: -: a symbolic link that leads nowhere"),
     "oversized file": Case(write("demo/b.yaml", CLAIM + "  note: " + "x" * (3 * 1024 * 1024) + "\n"), "lint", 2, f"{B}:0: -: is larger than"),
     ".yml file": Case(write("demo/b.yml", CLAIM), "lint", 2, "claims/demo/b.yml:0: -: records end in .yaml"),
     "YAML directly under claims/": Case(write("stray.yaml", CLAIM), "lint", 2, "claims/stray.yaml:0: -: claims live in claims/<engine-id>/"),
@@ -336,3 +375,30 @@ def test_bad_input_is_a_clear_error(name, project, demo, tmp_path, capsys, monke
     if before is not None:
         assert snapshot(project) == before, "a failing command wrote something"
     assert not list(project.rglob(".citecheck-*")), "a temporary file was left behind"
+
+
+@pytest.mark.parametrize("text, line, record", [
+    ("- id: demo/a\n  text: x\n- id: demo/b\n  text: 'y\n", 4, "demo/b"),
+    ("- id: demo/a\n  text: x\n- label: inferred\n  text: 'y\n  id: demo/c\n", 4, "-"),  # before its id
+    ("engines:\n  - id: vllm\n    pin: x\n  - id: mnn\n    name: 'M\n", 5, "mnn"),
+    ("- {id: demo/a, text: x}\n- {id: demo/b, text: \"\\e\"}\n", 2, "demo/b"),
+    ("- id: \"demo/\\u202ex\"\n", 1, "-"),  # an id outside the alphabet is not echoed
+    ("note: x\n", 1, "-"),
+])
+def test_a_line_that_does_not_parse_is_named_with_its_record(tmp_path, text, line, record):
+    from enginekb.frame import record_at
+
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    assert record_at(path, line) == record
+
+
+@pytest.mark.parametrize("plain, value", [
+    ("1_000", "1_000"), ("1:30", "1:30"), ("190:20:30", "190:20:30"), ("0b101", "0b101"),  # strings in YAML 1.2
+    ("0o17", 15), ("0x1f", 31), ("10", 10), ("-3", -3), ("0", 0), ("1e3", 1000.0), (".5", 0.5), ("yes", "yes"),
+])
+def test_plain_scalars_are_typed_as_yaml_1_2_core_types_them(plain, value):
+    from enginekb.yamlfile import parse_yaml
+
+    parsed = parse_yaml(f"a: {plain}\n", Path("r.yaml")).data["a"]
+    assert parsed == value and type(parsed) is type(value)

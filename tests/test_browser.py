@@ -406,3 +406,27 @@ def test_the_explorer_exports_what_it_shows_for_two_labels_at_once(page, served_
     catalog = load_catalog(PROJECT)
     assert {row["label"] for row in rows} == {"inferred", "unknown"}
     assert len(rows) == sum(1 for claim in catalog.claims if claim.label in ("inferred", "unknown"))
+
+
+@pytest.mark.parametrize("query", ["?engines=__proto__", "?engines=constructor,toString", "?engines=hasOwnProperty"])
+def test_engine_names_from_the_url_are_own_names_only(page, served_site, query):
+    """The URL is anyone's: a name every object inherits picks no engine, so every column stays shown."""
+    page.goto(f"{served_site}/analysis/comparison/{query}")
+    table = page.locator("table.kb-matrix").nth(1)
+    for engine in ("vllm", "ncnn", "mnn"):
+        assert table.locator(f"th[data-engine='{engine}']").is_visible()
+    page.goto(f"{served_site}/analysis/comparison/?engines=__proto__,ncnn")
+    assert table.locator("th[data-engine=ncnn]").is_visible()
+    assert not table.locator("th[data-engine=vllm]").is_visible()
+
+
+@pytest.mark.parametrize("fragment", ["#%", "#%E0%A4%A", "#claim-%zz"])
+def test_a_fragment_that_does_not_decode_is_said_and_the_explorer_still_runs(page, served_site, fragment):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{served_site}/analysis/explorer/?engine=__proto__&label=constructor{fragment}")
+    page.wait_for_function("performance.getEntriesByName('kb-ready').length > 0", timeout=20000)
+    assert not errors
+    note = page.locator(".kb-url-problem")
+    assert note.is_visible() and fragment[1:] in note.inner_text() and "ignored" in note.inner_text()
+    assert page.locator(".kb-explorer tbody tr").count() > 0  # unknown values select nothing: every claim shows

@@ -44,7 +44,7 @@ def load_workflow(path: Path) -> dict:
 # ---- workflows --------------------------------------------------------------------------------
 
 def test_workflows_validate_against_the_bundled_github_workflow_schema():
-    assert {p.name for p in WORKFLOWS} == {"ci.yml", "upstream.yml", "pages.yml"}
+    assert {p.name for p in WORKFLOWS} == {"ci.yml", "upstream.yml", "pages.yml", "lock.yml"}
     done = tool("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *map(str, WORKFLOWS))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok -- validation done" in done.stdout
@@ -413,7 +413,7 @@ def _boom(*args, **kwargs):
     ("citecheck", "citecheck.cli.check_offline", ["--offline"]),
     ("citecheck", "citecheck.cli.read_lock", ["--offline", "--format", "github"]),
     ("claims", "claimtool.cli.load_catalog", ["lint"]),
-    ("claims", "claimtool.cli.stats.compute_stats", ["stats"]),
+    ("claims", "claimtool.stats.compute_stats", ["stats"]),  # imported by the command that uses it
 ])
 def test_an_internal_error_is_a_message_and_exit_3_without_a_traceback(demo_project, monkeypatch, capsys, program, target, argv):
     project = demo_project({"demo/a.yaml": "- {id: demo/ok, label: unknown, dimension: kind.category, text: t}\n"})

@@ -275,3 +275,24 @@ def test_a_symlink_read_twice_is_refused_both_times(passing_project, demo):
     for _ in range(2):  # the second read comes from the store's memo of tree lookups
         with pytest.raises(NotRegularFile, match="symbolic link"):
             store.read(shas[1], "include/net_link.h")
+
+
+def test_a_missing_commit_is_looked_up_once_however_many_cites_ask(demo, monkeypatch):
+    """Every cite at a pin the mirror lacks asks for the commit; git is asked once (each first answer
+    waits for git's stderr, so asking per cite made a run at a missing pin take seconds per hundred)."""
+    from citecheck.errors import CommitMissing
+    from citecheck.gitstore import GitStore
+
+    path, shas = demo
+    store = GitStore(path)
+    asked = []
+    real = store.repo.commit
+    monkeypatch.setattr(store.repo, "commit", lambda sha: asked.append(sha) or real(sha))
+    try:
+        for _ in range(3):
+            with pytest.raises(CommitMissing, match=f"commit {'a' * 40} is not in"):
+                store.commit("a" * 40)
+        assert store.commit(shas[1]).hexsha == store.commit(shas[1]).hexsha == shas[1]
+    finally:
+        store.close()
+    assert asked == ["a" * 40, shas[1]]

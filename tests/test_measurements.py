@@ -71,6 +71,22 @@ def test_filters_choose_rows_and_a_second_table_carries_no_anchors(catalog):
     assert "demo/npu" in by_dimension and "demo/ttfa" not in by_dimension
 
 
+def test_a_figure_no_engine_ran_is_filed_under_the_shared_facts_never_under_an_engine(demo_project):
+    catalog = load_catalog(demo_project({
+        "demo/experiments/a.yaml": figure("demo/ttfa", "benchmarks/results/run#1.json"),
+        "context/laptop.yaml": figure("context/npu-gemm", "docs/edge/laptop.md", "device.accelerators", "5.29"),
+    }))
+    html = render_page("<!-- kb:measurements -->\n", "analysis/figures.md", catalog, Lock())
+    row = html[html.index(f'id="{claim_anchor("context/npu-gemm")}"'):]
+    row = row[:row.index("</tr>")]
+    assert "<strong>5.29</strong> ms" in row
+    assert "(Shared facts, no engine)" in row and "Demo" not in row
+    header = html[:html.index("<tbody>")]
+    assert header.count("<option value=\"shared-facts\">shared facts</option>") <= 1
+    ids = render_page("<!-- kb:measurements context/npu-gemm -->\n", "analysis/shared_facts.md", catalog, Lock())
+    assert 'data-engine="context" data-page="shared-facts"' in ids
+
+
 @pytest.mark.parametrize("directive, message", [
     ("<!-- kb:measurements engine=nobody -->", "unknown engine nobody"),
     ("<!-- kb:measurements colour=red -->", "unknown option colour"),
@@ -91,3 +107,18 @@ def test_artifacts_show_the_records_that_use_them_or_the_reason_none_does(catalo
     assert "a &lt;b&gt;run&lt;/b&gt;" in html
     assert f'href="#{claim_anchor("demo/ttfa")}"' in html  # a record on this page: its anchor here
     assert f'href="../edge/phone_npu.md#{claim_anchor("demo/npu")}"' in html  # on its own page elsewhere
+
+
+def test_a_figure_no_engine_ran_is_shown_as_context_on_its_reports_page(demo_project):
+    """Vendor-tool runs (AI Hub) belong to no engine: the row and the filter name the shared facts and no engine, and the
+    record's home is its report's page, not the shared-facts page."""
+    catalog = load_catalog(demo_project({
+        "context/phone-npu/b.yaml": figure("context/npu", "benchmarks/results/b.json", "device.memory", "15.8"),
+        "demo/experiments/a.yaml": figure("demo/ttfa", "benchmarks/results/run#1.json"),
+        "study-artifacts.yaml": INVENTORY,
+    }))
+    html = render_page("<!-- kb:measurements engine=context -->\n", "edge/phone_npu.md", catalog, Lock())
+    assert html.count("<tr id=") == 1 and 'data-engine="context"' in html
+    assert "(Shared facts, no engine)" in html and "Demo" not in html
+    elsewhere = render_page("<!-- kb:artifacts -->\n", "analysis/experiments.md", catalog, Lock())
+    assert f'href="../edge/phone_npu.md#{claim_anchor("context/npu")}"' in elsewhere

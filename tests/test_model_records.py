@@ -204,6 +204,30 @@ def test_a_family_page_shows_each_value_beside_its_source_and_escapes_the_record
     assert 'href="speak-tts.md#model-speak-tts"' in table and "Text to speech" in table and "<b>" not in table
 
 
+def test_the_families_table_gives_each_variant_a_row_with_its_size_and_the_family_its_inputs(tmp_path):
+    record = changed("variants.1.parameters.unknown", 'Not "stated" <b>here</b>.')
+    record["inputs"].append({"kind": "text-front-end", "unknown": "Which phonemiser <i>is</i> not read."})
+    catalog = load_catalog(project(tmp_path, record))
+    index = render_page("<!-- kb:families -->\n", "models/index.md", catalog, lock_for(catalog))
+    table = index.split('class="kb-families"')[1].split("</table>")[0]
+    header = table.split("</thead>")[0]
+    assert "Weights, per precision" in header and "Inputs a call needs" in header
+    family = table.split('<tbody class="kb-family" data-model="speak-tts">')[1].split("</tbody>")[0]
+    small, large = family.split("</tr>")[:2]
+    # The family's own cells span both variant rows; each variant row has its name, count and size.
+    assert 'rowspan="2" class="kb-family-name"' in small and "kb-family-name" not in large
+    assert "<code>small</code>" in small and "<code>fp16</code>: 80 MB" in small
+    assert 'class="kb-ref kb-ref-repo-reported" href="../engines/demo.md#claim-demo-size"' in small
+    assert "<code>large</code>" in large and "no size recorded" in large and "kb-family-whole" not in large
+    # Licences of the weights and of each component, access and the inputs, each with its source.
+    assert "espeak-ng (phonemiser): GPL-3.0" in small and 'href="https://example.org/espeak"' in small
+    assert "<code>reference-audio</code>" in small and "<code>text-front-end</code>" in small
+    # A reason shows as a title, escaped; nothing of the record becomes markup.
+    assert "<b>" not in table and "<i>" not in table and 'title="Not &#34;stated&#34;' in large
+    assert 'title="Which phonemiser is not read."' in small
+    assert table.index("Text to speech") < table.index('data-model="speak-tts"')
+
+
 def test_families_refuses_an_unknown_task_and_an_empty_selection(tmp_path):
     from kbsite.errors import RenderError
 

@@ -65,7 +65,9 @@ def test_every_page_and_the_search_index_are_within_their_budgets(built_site):
     pages = [p for p in built_site.rglob("*.html") if "assets" not in p.parts]
     heavy = {p.relative_to(built_site).as_posix(): p.stat().st_size for p in pages if p.stat().st_size > 350_000}
     assert len(pages) > 15 and heavy == {}
-    assert (built_site / "search" / "search_index.json").stat().st_size <= 1_200_000
+    # The index grows with the records (1.2 MB at 1,763 claims); only the search worker fetches it, after the
+    # first panel, so its budget guards against a page dumping its tables into it, not against new records.
+    assert (built_site / "search" / "search_index.json").stat().st_size <= 1_300_000
 
 
 def test_each_waiting_claim_list_names_an_entry_of_its_pages_piece(built_site):

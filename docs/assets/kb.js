@@ -290,7 +290,7 @@
   // A permalink to something still waiting (a claim in a topic or a model row) renders it, opens
   // its topic or row, and lands on it.
   function openTarget() {
-    var id = location.hash && decodeURIComponent(location.hash.slice(1));
+    var id = fragment();
     if (!id) return;
     if (document.getElementById(id)) { land(id, false); return; }
     if (revealWaiting("#" + CSS.escape(id))) { land(id, true); return; }
@@ -301,6 +301,28 @@
       var section = document.querySelector(selector);
       return section && renderSection(section).then(function () { land(id, true); });
     });
+  }
+
+  // The address's #fragment, decoded; one that does not decode (`#%`) is said on the page and ignored,
+  // so that the rest of the page's script still runs.
+  function fragment() {
+    var raw = location.hash.slice(1);
+    try {
+      return decodeURIComponent(raw);
+    } catch (error) {
+      urlProblem("This address ends in #" + raw + ", which is not a link to anything on the page (it does not " +
+                 "decode: " + error.message + "); it is ignored.");
+      return "";
+    }
+  }
+
+  // A problem with the address (anyone can write one), shown above the page's content as text.
+  function urlProblem(message) {
+    var content = document.querySelector(".md-content__inner") || document.body;
+    var note = content.querySelector(".kb-url-problem") || element("p", "kb-url-problem");
+    note.setAttribute("role", "status");
+    note.textContent = message;
+    if (!note.parentNode) content.insertBefore(note, content.firstChild);
   }
 
   // Render the <template> holding `selector` (opening its row), if one does; whether one did.

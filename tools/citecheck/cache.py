@@ -24,7 +24,7 @@ from enginekb.store import cache_home
 from .lock import KINDS, valid_count, valid_lines
 
 CACHE_NAME = "resolved.json"
-SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")  # SHA-1, or SHA-256 in a repository that uses it
+SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")  # SHA-1, or SHA-256 in a repository that uses it
 # The modules whose code decides what a cite or count resolves to.
 _RESOLVER_MODULES = ("resolve.py", "cfamily.py", "pysource.py", "textsearch.py", "parsed.py", "counts.py")
 _PARSERS = ("tree-sitter", "tree-sitter-c", "tree-sitter-cpp", "tree-sitter-python")
@@ -140,9 +140,9 @@ def save_cache(directory: Path | None, cache: ResolveCache) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".resolved-", suffix=".json", dir=directory)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump({"resolver": cache.resolver, "blobs": cache.blobs, "cites": cache.cites,
-                       "counts": cache.counts}, out, ensure_ascii=False, separators=(",", ":"))
+        with os.fdopen(handle, "w", encoding="utf-8") as out:  # dumps, not dump: only dumps encodes in C
+            out.write(json.dumps({"resolver": cache.resolver, "blobs": cache.blobs, "cites": cache.cites,
+                                  "counts": cache.counts}, ensure_ascii=False, separators=(",", ":")))
         os.replace(temporary, directory / CACHE_NAME)
     except OSError:
         pass  # a read-only home or a full disk only costs speed

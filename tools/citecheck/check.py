@@ -6,19 +6,15 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
 from pathlib import Path
 
 from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
 from .cache import ResolveCache, load_cache, save_cache
-from .counts import compute_count
 from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
 from .gitstore import FULL_SHA, Blob, GitStore
 from .lock import KINDS, Lock, cite_entry, cite_key, count_entry, count_key, entry_repository, valid_lines
 from .repos import RepositorySources
-from .resolve import Resolver
-from .textsearch import find_identifier, find_phrase
 
 
 @dataclass(frozen=True)
@@ -138,7 +134,7 @@ def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySource
     results: list[Result] = []
     fresh = Lock()
     store = _LazyStore(engine, claims, sources)
-    resolver = Resolver()
+    resolver = _LazyResolver()
     try:
         for claim in claims:
             results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in _cites_in(claim, engine.id)]
@@ -149,7 +145,22 @@ def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySource
     return results, fresh, cache.new_entries(before)
 
 
-def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, claim: Claim, cite: Cite,
+class _LazyResolver:
+    """The resolver, made (tree-sitter and its grammars loaded) only once a cite is not in the cache:
+    a warm run confirms cached answers and never pays for it."""
+
+    def __init__(self):
+        self.resolver = None
+
+    def get(self):
+        if self.resolver is None:
+            from .resolve import Resolver
+
+            self.resolver = Resolver()
+        return self.resolver
+
+
+def _check_cite(store: _LazyStore, resolver: _LazyResolver, cache: ResolveCache, claim: Claim, cite: Cite,
                 fresh: Lock) -> Result:
     try:
         # Even a cached answer needs the repository to hold the commit: a vanished pin must fail.
@@ -169,9 +180,9 @@ def _check_cite(store: _LazyStore, resolver: Resolver, cache: ResolveCache, clai
         if hit is None:
             blob = store.get().read(cite.commit, cite.file)
             if cite.symbol is not None:
-                found = resolver.resolve_symbol(blob, cite.symbol, cite.contains)
+                found = resolver.get().resolve_symbol(blob, cite.symbol, cite.contains)
             else:
-                found = resolver.resolve_phrase(blob, cite.phrase)
+                found = resolver.get().resolve_phrase(blob, cite.phrase)
             hit = [*found.lines, found.kind]
             cache.cites[cache.cite_key(blob.sha, cite.file, cite.target_kind, cite.target, cite.contains)] = hit
     except CheckFailure as error:
@@ -189,6 +200,8 @@ def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim,
         store.get().commit(pin)
         value = cache.counts.get(cache.count_key(pin, count.query))
         if value is None:
+            from .counts import compute_count  # it parses C enums with tree-sitter: only a miss pays for it
+
             value = cache.counts[cache.count_key(pin, count.query)] = compute_count(store.get(), pin, count.how)
         if value != count.value:
             raise CountMismatch(f"the claim says {count.value}, the pin gives {value}")
@@ -200,28 +213,53 @@ def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim,
 
 def shows(blob: Blob, cite: Cite, hit: list) -> bool:
     """Whether lines `hit` of `blob` hold what the cite names: the symbol's last name, or the phrase,
-    and its `contains`. A cheap test of a cached resolution, not a second resolver."""
+    and its `contains`. A cheap test of a cached resolution, not a second resolver: it finds what
+    textsearch's find_identifier and find_phrase find, with string methods instead of a pattern
+    compiled per word (a warm run confirms thousands of cites, each in a process of its own)."""
     lines, kind = hit[:2], hit[2]
     if not valid_lines(lines) or kind not in KINDS or (kind == "phrase") != (cite.phrase is not None):
         return False
-    text, starts = _text_and_line_starts(blob.data)
-    if lines[1] > len(starts):
+    pieces = _lines(blob.data)
+    if len(pieces) < lines[1]:
         return False
-    span = text[starts[lines[0] - 1]: starts[lines[1]] if lines[1] < len(starts) else len(text)]
+    span = b"\n".join(pieces[lines[0] - 1: lines[1]]).decode("latin-1")  # the resolver's decoding
 
-    def latin1(word: str) -> str:  # the blob's decoding
+    def latin1(word: str) -> str:
         return word.encode("utf-8").decode("latin-1")
     if cite.phrase is not None:
-        return find_phrase(span, latin1(cite.phrase)) is not None
+        return holds_phrase(span, latin1(cite.phrase))
     name = latin1(cite.symbol.replace(".", "::").split("::")[-1])
-    return find_identifier(span, name) is not None and (not cite.contains or find_phrase(span, latin1(cite.contains)) is not None)
+    return holds_identifier(span, name) and (not cite.contains or holds_phrase(span, latin1(cite.contains)))
 
 
 @lru_cache(maxsize=64)
-def _text_and_line_starts(data: bytes) -> tuple[str, list[int]]:
-    """A blob's text and the offset where each line starts (bytes cache their hash: a repeat is cheap)."""
-    text = data.decode("latin-1")
-    return text, list(accumulate(map(len, text.split("\n")), lambda total, length: total + length + 1, initial=0))
+def _lines(data: bytes) -> list[bytes]:
+    """A blob's lines, split once for the cites into it (bytes keep their hash: a repeat is cheap)."""
+    return data.split(b"\n")
+
+
+_IDENTIFIER_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def holds_identifier(text: str, word: str) -> bool:
+    """`word` occurs in `text` as textsearch.identifier_pattern matches it: where it begins (ends) with
+    an identifier character, none stands right before (after) it."""
+    head, tail = word[:1] in _IDENTIFIER_CHARACTERS, word[-1:] in _IDENTIFIER_CHARACTERS
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (head and at and text[at - 1] in _IDENTIFIER_CHARACTERS) and not (
+                tail and end < len(text) and text[end] in _IDENTIFIER_CHARACTERS):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def holds_phrase(text: str, phrase: str) -> bool:
+    """`phrase` occurs in `text` with runs of white space folded, as textsearch.find_phrase finds it:
+    folding every run of both to one space keeps a match a match and makes no new one."""
+    words = phrase.split()
+    return bool(words) and " ".join(words) in " ".join(text.split())
 
 
 def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:

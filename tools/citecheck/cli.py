@@ -15,7 +15,7 @@ from enginekb.problems import CatalogError
 from .cache import default_cache_dir
 from .check import check_offline, check_online, merge_lock
 from .lock import LOCK_NAME, Lock, LockError, read_lock, update_lock
-from .repos import RepositorySources
+from .repos import add_source_arguments, sources_from
 from .report import FORMATS, REPORTS, github_problems, guarded
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # and EXIT_INTERNAL (3): a bug in citecheck itself
@@ -29,10 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--root", type=Path, help="project root (default: found from the working directory)")
     parser.add_argument("--engine", action="append", default=[], help="check only this engine (repeatable)")
     parser.add_argument("--offline", action="store_true", help="check against claims/citecheck.lock, no repository")
-    parser.add_argument("--repo", action="append", default=[], metavar="ENGINE=PATH", help="repository of one engine")
-    parser.add_argument("--mirrors", type=Path, help="directory holding one git repository per engine id")
-    parser.add_argument("--fetch", action="store_true", help="shallow-fetch pinned commits into a cache")
-    parser.add_argument("--cache", type=Path, help="cache directory for --fetch")
+    add_source_arguments(parser)
     parser.add_argument("--no-write", action="store_true", help="do not refresh the lock after a passing run")
     parser.add_argument("--no-cache", action="store_true",
                         help="resolve everything again, without the cache of earlier runs ($CITECHECK_CACHE)")
@@ -47,12 +44,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Exit 0 when everything passes, 1 when a cite or count fails, 2 on a usage or configuration
     error, 3 on an internal error (a message, no traceback). `citecheck drift ...` is the drift report,
-    `citecheck recipes ...` re-runs the recipes in notes."""
+    `citecheck verify-lock ...` resolves the lock entries a change adds, `citecheck recipes ...` re-runs
+    the recipes in notes."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["drift"]:
         from . import drift_cli
 
         return guarded("citecheck drift", drift_cli.main, argv[1:])
+    if argv[:1] == ["verify-lock"]:
+        from . import verify_lock_cli
+
+        return guarded("citecheck verify-lock", verify_lock_cli.main, argv[1:])
     if argv[:1] == ["recipes"]:
         from . import recipes_cli
 
@@ -105,13 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if args.offline:
         results = check_offline(catalog, engines, lock, lock_path)
     else:
-        sources = RepositorySources(
-            repos={name: Path(path) for name, path in (spec.split("=", 1) for spec in args.repo)},
-            mirrors=args.mirrors,
-            fetch=args.fetch,
-        )
-        if args.cache:
-            sources.cache = args.cache
+        sources = sources_from(args)  # --repo was checked above
         cache_dir = None if args.no_cache else default_cache_dir()
         results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None)
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.

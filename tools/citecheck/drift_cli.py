@@ -12,7 +12,7 @@ from enginekb.problems import CatalogError
 from .drift import drift, format_json, format_text
 from .errors import CheckFailure
 from .fetch import fetch_revision
-from .repos import RepositorySources
+from .repos import SourceUsageError, add_source_arguments, sources_from
 
 EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2
 
@@ -27,10 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--engine", action="append", required=True, help="engine to compare (repeatable)")
     parser.add_argument("--to", required=True, metavar="REV",
                         help="candidate: a commit SHA, or a branch or tag the repository (or, with --fetch, its host) has")
-    parser.add_argument("--repo", action="append", default=[], metavar="ENGINE=PATH")
-    parser.add_argument("--mirrors", type=Path, help="directory holding one git repository per engine id")
-    parser.add_argument("--fetch", action="store_true", help="fetch the pin and REV into the cache first")
-    parser.add_argument("--cache", type=Path, help="cache directory for --fetch")
+    add_source_arguments(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
@@ -48,13 +45,11 @@ def main(argv: list[str]) -> int:
         print(f"citecheck drift: unknown engine {', '.join(unknown)} (engines: {', '.join(catalog.engines)})",
               file=sys.stderr)
         return EXIT_USAGE
-    if any("=" not in spec for spec in args.repo):
-        print("citecheck drift: --repo takes ENGINE=PATH", file=sys.stderr)
+    try:
+        sources = sources_from(args)
+    except SourceUsageError as error:
+        print(f"citecheck drift: {error}", file=sys.stderr)
         return EXIT_USAGE
-    sources = RepositorySources(repos={k: Path(v) for k, v in (s.split("=", 1) for s in args.repo)},
-                                mirrors=args.mirrors, fetch=args.fetch)
-    if args.cache:
-        sources.cache = args.cache
     reports = []
     for engine_id in engines:
         engine = catalog.engines[engine_id]

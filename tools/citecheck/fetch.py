@@ -30,8 +30,11 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else "no message"
 
 
-def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
-    """Shallow-fetch one commit of `url` into a bare repository under `cache`; reuse it if present."""
+def fetch_pinned(url: str, sha: str, cache: Path, blobs: bool = True) -> Path:
+    """Shallow-fetch one commit of `url` into a bare repository under `cache`; reuse it if present.
+
+    Without `blobs`, a partial clone: the commit and its trees now, each blob when it is first read
+    (`url` is kept as the promisor remote `origin` that git fetches them from)."""
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -42,9 +45,18 @@ def fetch_pinned(url: str, sha: str, cache: Path) -> Path:
         done = _git("init", "-q", "--bare", "--end-of-options", str(cache), what=what)
         if done.returncode != 0:
             raise RepositoryUnavailable(f"{what}: {_last_line(done.stderr)}")
+    source, options = url, []
+    if not blobs:
+        if url.startswith("-"):
+            raise RepositoryUnavailable(f"{what}: {url!r} is not a repository URL")
+        for key, value in (("url", url), ("promisor", "true"), ("partialclonefilter", "blob:none")):
+            done = _git("-C", str(cache), "config", f"remote.origin.{key}", value, what=what)
+            if done.returncode != 0:
+                raise RepositoryUnavailable(f"{what}: {_last_line(done.stderr)}")
+        source, options = "origin", ["--filter=blob:none"]
     have = _git("-C", str(cache), "cat-file", "-e", f"{sha}^{{commit}}", what=what)
     if have.returncode != 0:
-        done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", "--end-of-options", url, sha, what=what)
+        done = _git("-C", str(cache), "fetch", "-q", "--depth", "1", *options, "--end-of-options", source, sha, what=what)
         if done.returncode != 0:
             raise RepositoryUnavailable(f"could not fetch {sha[:12]} from {url}: {done.stderr.strip()}")
     return cache

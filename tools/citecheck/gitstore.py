@@ -104,6 +104,7 @@ class GitStore:
         self._closed = threading.Event()
         self._blobs: dict[str, bytes] = {}
         self._nodes: dict[tuple[str, str], object] = {}  # (commit, path) -> tree or blob object
+        self._commits: dict[str, git.Commit | CommitMissing] = {}  # a missing commit is remembered too
         try:
             self._processes = [self.repo.git._get_persistent_cmd(attribute, "cat_file", **{option: True})
                                for attribute, option in (("cat_file_header", "batch_check"), ("cat_file_all", "batch"))]
@@ -175,8 +176,20 @@ class GitStore:
         except OSError as error:
             raise RepositoryUnavailable(f"{self.path}: git {command} cannot run ({type(error).__name__})") from None
 
-    @lru_cache(maxsize=None)
     def commit(self, sha: str) -> git.Commit:
+        """The commit `sha`; CommitMissing when the repository lacks it, decided once per SHA (every
+        cite at a missing pin asks, and each first answer waits briefly for git's stderr)."""
+        found = self._commits.get(sha)
+        if found is None:
+            try:
+                found = self._commits[sha] = self._lookup_commit(sha)
+            except CommitMissing as missing:
+                found = self._commits[sha] = missing
+        if isinstance(found, CommitMissing):
+            raise CommitMissing(found.reason)
+        return found
+
+    def _lookup_commit(self, sha: str) -> git.Commit:
         require_sha(sha)
         self._begin()
         try:

@@ -74,11 +74,18 @@ def _count_entry_key(entry: dict) -> tuple:
 
 def read_lock(path: Path) -> Lock:
     try:
-        data = json.loads(read_regular(path).decode("utf-8"))
+        raw = read_regular(path)
     except FileNotFoundError:
         return Lock()
     except OSError as error:
         raise LockError(f"{path}: cannot be read ({error.strerror})") from None
+    return parse_lock(raw, path)
+
+
+def parse_lock(raw: bytes, path: Path | str) -> Lock:
+    """The lock whose text is `raw` (from a file or a git revision, named `path` in errors)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
     except ValueError as error:
         raise LockError(f"{path}: not a citecheck lock: not JSON ({error})") from None
     if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
@@ -109,7 +116,7 @@ def valid_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _check_entry(path: Path, section: str, index: int, entry: object, fields: dict[str, type]) -> None:
+def _check_entry(path: Path | str, section: str, index: int, entry: object, fields: dict[str, type]) -> None:
     """An entry the site and `claims show` can use as it is, or a LockError naming it."""
     where = f"{path}: {section}[{index}]"
     if not isinstance(entry, dict):
@@ -169,10 +176,11 @@ def _guarded(path: Path):
             fcntl.flock(guard, fcntl.LOCK_UN)
 
 
-def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False) -> None:
+def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False) -> bool:
     """Read the lock as it is now, apply `change`, write the result: serialised across processes.
     With `replace_malformed` (a run that rewrites every engine's entries), a lock that does not read
-    is taken as empty; otherwise its LockError stands.
+    is taken as empty; otherwise its LockError stands. True when the lock was written: a result
+    equal, entry for entry, to the lock just read (and validated) leaves the file as it is.
 
     A writer killed outright leaves its temporary file; holding the guard, no other writer is live,
     so leftovers are removed here. SIGTERM during the write is turned into an exception, which
@@ -186,8 +194,13 @@ def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: b
         except LockError:
             if not replace_malformed:
                 raise
-            current = Lock()
-        write_lock(path, change(current))
+            current = None
+        result = change(current or Lock())
+        # `current` passed read_lock's checks, so an equal result is already on disk as valid JSON.
+        if current is not None and os.path.lexists(path) and (result.cites, result.counts) == (current.cites, current.counts):
+            return False
+        write_lock(path, result)
+        return True
 
 
 @contextmanager

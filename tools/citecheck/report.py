@@ -14,8 +14,6 @@ import json
 import os
 import re
 import sys
-import traceback
-import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -68,6 +66,7 @@ def xml_safe(text: str) -> str:
 
 
 def junit_document(name: str, suites: list[tuple[str, dict[str, str], list[dict]]], seconds: float | None) -> str:
+    import xml.etree.ElementTree as ET  # only a JUnit report pays for it
     """A JUnit XML document. `suites` holds (name, properties, cases); a case is a dict with
     classname, name, file, line (optional) and, when it failed, failure_type, failure_message, failure_text."""
     def element(tag: str, parent: ET.Element | None = None, **attributes) -> ET.Element:
@@ -113,6 +112,8 @@ def internal_error(program: str, error: BaseException) -> int:
     """What a user sees when the tool itself breaks: no traceback unless asked for, exit 3."""
     print(f"{program}: internal error: {type(error).__name__}: {error}", file=sys.stderr)
     if os.environ.get(TRACEBACK_VARIABLE):
+        import traceback
+
         traceback.print_exception(error, file=sys.stderr)
     print(f"{program}: this is a bug in {program}, not a problem in the claims. Please report it to the "
           f"enginekb maintainers with the command you ran and this message (run again with "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ class RepositorySources:
     mirrors: Path | None = None
     fetch: bool = False
     cache: Path = field(default_factory=default_cache)
+    blobs: bool = True  # False: --fetch makes a partial clone, each blob fetched when first read
 
     def __post_init__(self) -> None:
         if self.mirrors is None and os.environ.get(MIRRORS_VARIABLE):
@@ -47,10 +49,34 @@ class RepositorySources:
         if self.fetch:
             path = self.cache / engine.id
             for commit in sorted(commits):
-                fetch_pinned(self.fetch_url(engine), commit, path)
+                fetch_pinned(self.fetch_url(engine), commit, path, blobs=self.blobs)
             return GitStore(path)
         looked = f"{self.mirrors / engine.id} does not exist" if self.mirrors else "no mirrors directory given"
         raise RepositoryUnavailable(
             f"no repository for {engine.id} ({looked}): give --repo {engine.id}=PATH, --mirrors DIR, "
             f"${MIRRORS_VARIABLE}, or --fetch"
         )
+
+
+def add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    """--repo, --mirrors, --fetch and --cache: where the commands find the engines' repositories."""
+    parser.add_argument("--repo", action="append", default=[], metavar="ENGINE=PATH", help="repository of one engine")
+    parser.add_argument("--mirrors", type=Path, help="directory holding one git repository per engine id")
+    parser.add_argument("--fetch", action="store_true", help="fetch the commits needed into a cache")
+    parser.add_argument("--cache", type=Path, help="cache directory for --fetch")
+
+
+class SourceUsageError(ValueError):
+    """A --repo argument that is not ENGINE=PATH."""
+
+
+def sources_from(args: argparse.Namespace) -> RepositorySources:
+    """The sources the arguments of `add_source_arguments` name; SourceUsageError for a malformed --repo."""
+    bad = [spec for spec in args.repo if "=" not in spec]
+    if bad:
+        raise SourceUsageError(f"--repo takes ENGINE=PATH, not {bad[0]!r}")
+    sources = RepositorySources(repos={name: Path(path) for name, path in (spec.split("=", 1) for spec in args.repo)},
+                                mirrors=args.mirrors, fetch=args.fetch)
+    if args.cache:
+        sources.cache = args.cache
+    return sources

@@ -17,7 +17,7 @@ from .parsed import Definition, ParsedSource
 from .pysource import PY_SUFFIXES, parse_python
 from .textsearch import comment_spans, find_identifier, find_phrase, line_of, mask
 
-_IDENTIFIER_LIKE = re.compile(r"^[A-Za-z_][\w:.]*$")
+_IDENTIFIER_LIKE = re.compile(r"^[A-Za-z_][\w:.]*\Z")
 
 
 @dataclass(frozen=True)

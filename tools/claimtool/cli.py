@@ -8,13 +8,14 @@ import re
 import sys
 from pathlib import Path
 
-from citecheck.lock import LOCK_NAME, LockError, read_lock
 from citecheck.report import guarded
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import CONTEXT_OWNER, LABELS
 from enginekb.problems import CatalogError
 
-from . import grep, lint, regrade, review, stats
+# Each command imports the modules only it needs: `claims grep` pays for neither lint's reports nor
+# the lock, the regrading form or the renderer behind `show`.
+LINT_FORMATS = ("text", "github", "junit")  # what claimtool.lint formats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     blind.add_argument("--format", choices=("yaml", "text", "json"),
                        help="the form: yaml (default) or json; the comparison: text (default) or json")
     check = commands.add_parser("lint", help="load every record and report every problem")
-    check.add_argument("--format", choices=lint.FORMATS, default="text",
+    check.add_argument("--format", choices=LINT_FORMATS, default="text",
                        help="text (default), github (workflow-command annotations) or junit (XML)")
     return parser
 
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         root = root or find_root()
         catalog = load_catalog(root)
     except CatalogError as error:
+        from . import lint
+
         if fmt == "github":
             print(lint.format_github(error.problems, root or Path.cwd()))
         elif fmt == "junit":
@@ -67,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"claims: {len(error.problems)} problem(s)", file=sys.stderr)
         return 2
     if args.command == "lint":
+        from . import lint
+
         if fmt == "junit":
             print(lint.format_junit([], root))
         else:
@@ -83,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
             print(lint.format_scenario_warnings(unread_scenarios), file=sys.stderr)
         return 0
     if args.command == "stats":
+        from . import stats
+
         result = stats.compute_stats(catalog)
         print(stats.format_json(result) if args.format == "json" else stats.format_text(result))
         return 0
@@ -91,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         if missing:
             print(f"claims: unknown claim {', '.join(missing)}", file=sys.stderr)
             return 2
+        from citecheck.lock import LOCK_NAME, LockError, read_lock
+
         try:
             lock = read_lock(catalog.root / CLAIMS_DIR / LOCK_NAME)
         except LockError as error:
@@ -107,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
               "for the shared facts)", file=sys.stderr)
         return 2
     if args.command == "review":
+        from . import review
+
         verified = sum(1 for c in catalog.claims if c.label == "verified" and (not args.engine or c.engine == args.engine))
         print(review.format_text(review.review(catalog, args.engine), verified, review.checklist(catalog, args.engine)))
         return 0
@@ -115,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
     except re.error as error:
         print(f"claims grep: {args.pattern!r} is not a regular expression ({error})", file=sys.stderr)
         return 2
+    from . import grep
+
     found = grep.grep_claims(catalog, args.label, args.engine, args.dimension, args.pattern)
     if found:
         print(grep.format_json(found) if args.format == "json" else grep.format_text(found))
@@ -122,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_regrade(args: argparse.Namespace, catalog) -> int:
+    from . import lint, regrade
+
     if args.compare:
         if args.row or args.format == "yaml":
             print("claims regrade --compare FILE takes no row and --format text or json", file=sys.stderr)

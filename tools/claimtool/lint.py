@@ -10,7 +10,6 @@ from enginekb.load import CLAIMS_DIR
 from enginekb.model import Catalog
 from enginekb.problems import Problem
 
-FORMATS = ("text", "github", "junit")
 TITLE = "claims lint"
 SHOWN_WARNINGS = 20  # the rest are one `claims review` away; a wall of warnings hides the errors
 

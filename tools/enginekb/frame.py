@@ -11,16 +11,17 @@ from .model import Dimension, Engine, Rule
 from .problems import Problem
 from .rubric import read_rubric
 from .rules import read_rules
-from .yamlfile import LocatedYaml, YamlError, load_yaml
+from .regularfile import read_regular
+from .yamlfile import MAX_BYTES, LocatedYaml, YamlError, load_yaml
 
 ENGINE_FIELDS = ("id", "name", "repository", "pin", "pin_date", "licence", "study_commit")
-SHA = re.compile(r"^[0-9a-f]{40}$")
-ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+SHA = re.compile(r"^[0-9a-f]{40}\Z")
+ENGINE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*\Z")
 # Pages link to the repository: only an https URL without characters that could leave an attribute.
-HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?$")
+HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/-]*)?\Z")
 # Keys are names: pages use them in ids, classes and data attributes.
-LAYER_KEY = re.compile(r"^[a-z][a-z0-9-]*$")
-DIMENSION_KEY = re.compile(r"^[a-z]+\.[a-z0-9-]+$")  # as claim.schema.json's `dimension`
+LAYER_KEY = re.compile(r"^[a-z][a-z0-9-]*\Z")
+DIMENSION_KEY = re.compile(r"^[a-z]+\.[a-z0-9-]+\Z")  # as claim.schema.json's `dimension`
 
 
 def read_records(path: Path, problems: list[Problem], store=None) -> LocatedYaml | None:
@@ -29,8 +30,35 @@ def read_records(path: Path, problems: list[Problem], store=None) -> LocatedYaml
     except FileNotFoundError:
         problems.append(Problem(path, 0, "-", "file missing"))
     except YamlError as error:
-        problems.append(Problem(error.path, error.line, "-", error.message))
+        problems.append(Problem(error.path, error.line, record_at(error.path, error.line), error.message))
     return None
+
+
+# `- id: x`, `  id: x` or `- {id: x, ...}`; an id outside the ids' alphabet is not repeated in a message.
+_ID_LINE = re.compile(r"^(\s*)(-\s+)?\{?\s*id:\s*['\"]?([A-Za-z0-9._/-]+)['\"]?\s*(?:[,}#]|$)")
+_ITEM = re.compile(r"^(\s*)-(?:\s|$)")
+
+
+def record_at(path: Path, line: int) -> str:
+    """The id of the record (a list item with an `id:`) that holds `line` of a file that did not
+    parse, read from its text; "-" when no record holds it or the text cannot be read."""
+    if line < 1:
+        return "-"
+    try:
+        text = read_regular(path, MAX_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return "-"
+    current: tuple[str, int] | None = None  # (id, indentation of its item's dash)
+    for row in text.splitlines()[:line]:
+        found = _ID_LINE.match(row)
+        if found:
+            indent = len(found.group(1)) if found.group(2) else len(found.group(1)) - 2
+            current = (found.group(3), indent)
+            continue
+        item = _ITEM.match(row)
+        if current and item and len(item.group(1)) <= current[1]:
+            current = None  # the next item of the same list (or of an outer one) begins
+    return current[0] if current else "-"
 
 
 def load_engines(path: Path, problems: list[Problem], store=None) -> dict[str, Engine]:

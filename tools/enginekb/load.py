@@ -35,6 +35,7 @@ SCHEMA_FILE = "claim.schema.json"
 # Directories of claims/ that are not engines.
 RESERVED_DIRS = {SCENARIOS_DIR: "the scenarios", COVERAGE_DIR: "the study's coverage", MODELS_DIR: "the model records",
                  CONTEXT_OWNER: "the shared facts (context claims)"}
+SAFE_ID = re.compile(r"[A-Za-z0-9._/-]+")
 ID_LINE = re.compile(r"^\s*-?\s*id:\s*['\"]?([a-z0-9][a-z0-9.-]*/[a-z0-9][a-z0-9.-]*)", re.MULTILINE)
 
 
@@ -65,6 +66,10 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             problems.append(Problem(claims_dir / ENGINES_FILE, 1, reserved,
                                     f"engine id {reserved!r} is taken: claims/{reserved}/ holds {holds}"))
     for path in sorted(claims_dir.rglob("*")):
+        link = _link_problem(path, claims_dir) if path.is_symlink() else None
+        if link is not None:
+            problems.append(link)
+            continue
         if path.suffix not in (".yaml", ".yml"):
             continue
         if path.suffix == ".yml":
@@ -129,6 +134,21 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     return catalog
 
 
+def _link_problem(path: Path, claims_dir: Path) -> Problem | None:
+    """A symbolic link under claims/ is refused when it leads to a directory (whose records the walk
+    would skip without a word) or out of claims/; a link to a file inside the tree is read as that file."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return Problem(path, 0, "-", "a symbolic link that leads nowhere")
+    if target.is_dir():
+        return Problem(path, 0, "-", "a symbolic link to a directory: the records under it would not be read; "
+                                     "move them into claims/")
+    if not target.is_relative_to(claims_dir.resolve()):
+        return Problem(path, 0, "-", "a symbolic link out of claims/: records live in the tree")
+    return None
+
+
 def _load_claims_file(path: Path, claims_dir: Path, catalog: Catalog, problems: list[Problem],
                       store: RecordStore, rows_known: bool) -> list[Claim]:
     located = read_records(path, problems, store)
@@ -175,8 +195,9 @@ def _salvage_ids(path: Path, catalog: Catalog) -> None:
 
 
 def _claim_id(data: list, index: Any) -> str:
+    """The id a problem is reported under; "-" for an id that is not one (it is repeated in messages)."""
     if isinstance(index, int) and isinstance(data[index], dict) and isinstance(data[index].get("id"), str):
-        return data[index]["id"]
+        return data[index]["id"] if SAFE_ID.fullmatch(data[index]["id"]) else "-"
     return "-"
 
 

@@ -11,6 +11,8 @@ from urllib.parse import quote
 
 # The owner of shared facts (claims/context/): claims any engine's records may rest on, no engine's result.
 CONTEXT_OWNER = "context"
+# How pages name that owner where an engine's name would stand (a figure's row, a scenario's figures).
+CONTEXT_NAME = "Shared facts, no engine"
 LABELS = ("verified", "inferred", "proposal", "unknown", "repo-reported", "measured")
 # How each label is written for readers, and a mark that tells labels apart without colour.
 LABEL_TITLES = {
@@ -47,6 +49,14 @@ class Engine:
             start, end = lines
             url += f"#L{start}" if start == end else f"#L{start}-L{end}"
         return url
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The owner of claims that are no engine's (claims/context/): what a page shows in an engine's place."""
+
+    id: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -175,9 +185,28 @@ class Catalog:
     rules: dict[str, Rule] = field(default_factory=dict)  # the rules of grading, by id, in the order written
     models: list = field(default_factory=list)  # enginekb.modelrecords.ModelRecord, one per family
     hardware: object = None  # enginekb.hardware.Hardware: the classes needs and figures are on
+    _index: tuple | None = field(default=None, init=False, repr=False, compare=False)  # of claim(): ids to positions
 
     def claim(self, claim_id: str) -> Claim | None:
-        return next((claim for claim in self.claims if claim.id == claim_id), None)
+        """The first claim with this id. Looked up in an index of `claims` that is rebuilt whenever the
+        list is another list or has another length, and a hit is confirmed by its id."""
+        index = self._index
+        if index is None or index[0] is not self.claims or index[1] != len(self.claims):
+            positions: dict[str, int] = {}
+            for position, claim in enumerate(self.claims):
+                positions.setdefault(claim.id, position)
+            index = self._index = (self.claims, len(self.claims), positions)
+        position = index[2].get(claim_id)
+        if position is None:
+            return None
+        claim = self.claims[position]
+        if claim.id != claim_id:  # an element replaced in place: read the list itself
+            return next((claim for claim in self.claims if claim.id == claim_id), None)
+        return claim
+
+    def owner(self, owner_id: str) -> Engine | Owner:
+        """Who a claim belongs to, for display: its engine, or the shared-facts owner, which is no engine."""
+        return self.engines.get(owner_id) or Owner(CONTEXT_OWNER, CONTEXT_NAME)
 
     def engine_claims(self, engine_id: str) -> list[Claim]:
         return [claim for claim in self.claims if claim.engine == engine_id]

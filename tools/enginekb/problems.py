@@ -27,8 +27,9 @@ class CatalogError(Exception):
 
 def display_path(path: Path) -> str:
     """The path relative to the working directory when it lies below it, else as given."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    path = Path(path)
+    try:  # the folder resolved, not the name: a symbolic link is named as itself, not as its target
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 

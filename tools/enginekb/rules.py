@@ -13,7 +13,7 @@ from .model import Rule
 from .problems import Problem
 from .yamlfile import LocatedYaml
 
-RULE_ID = re.compile(r"^[a-z][a-z0-9-]*$")  # a rule's id becomes an anchor on the comparison page
+RULE_ID = re.compile(r"^[a-z][a-z0-9-]*\Z")  # a rule's id becomes an anchor on the comparison page
 SHAPE = "rules: a list of {id, title, text}, all non-blank strings, ids lower-case letters, digits and hyphens"
 
 

@@ -3,12 +3,26 @@
 A valid file passes a validator compiled to Python by fastjsonschema (the schema uses only keywords
 that draft-07 and 2020-12 read alike). A file it rejects is checked again by jsonschema, which finds
 every error, each with its location and the schema's own `x-message` where there is one.
+
+Compiling a validator costs more than validating every record, so the compiled code is kept beside
+this module's own bytecode, in its `__pycache__`: it is code, trusted as Python trusts the .pyc files
+there, and kept apart from the record caches, whose entries are data checked when read. It is named
+by a hash of everything it is compiled from (the schema as given to fastjsonschema, fastjsonschema's
+version, Python's bytecode magic): a changed schema has another name and is compiled again, and a
+file that is not a code object stored under its own name is compiled again and replaced. It holds no
+verdict: every record is validated on every load. ENGINEKB_CACHE=off keeps none.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
-from collections.abc import Iterator
+import marshal
+import os
+import tempfile
+import types
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,14 +30,20 @@ from typing import Any
 import fastjsonschema
 
 from .problems import CatalogError, Problem
+from .regularfile import read_regular
+from .store import default_directory
 from .yamlfile import YamlError, read_text
+
+VALIDATOR_DIR = Path(__file__).parent / "__pycache__"
+_VALIDATORS_KEPT = 32  # older validators are removed when a new one is written
 
 
 class ClaimsSchema:
     def __init__(self, schema: dict):
+        schema = anchored(schema)  # validated as written, but `$` cannot match before a final newline
         self.schema = schema
         fast = {k: v for k, v in schema.items() if k not in ("$id", "$schema")}
-        self._fast = fastjsonschema.compile(fast | {"$schema": "http://json-schema.org/draft-07/schema#"}, handlers={})
+        self._fast = _validator(fast | {"$schema": "http://json-schema.org/draft-07/schema#"})
 
     @staticmethod
     def at(path: Path) -> ClaimsSchema:
@@ -53,12 +73,87 @@ class ClaimsSchema:
             yield location, _message(error, location, self.schema)
 
 
+def anchored(node: Any) -> Any:
+    """A copy of a schema whose regular expressions end at `\\Z` where they said `$`: JSON Schema's
+    ECMA-262 `$` is the end of the text, Python's also matches before a final newline."""
+    if isinstance(node, list):
+        return [anchored(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    copy = {key: anchored(value) for key, value in node.items()}
+    if isinstance(node.get("pattern"), str):
+        copy["pattern"] = end_anchor(node["pattern"])
+    if isinstance(node.get("patternProperties"), dict):
+        copy["patternProperties"] = {end_anchor(key): anchored(value) for key, value in node["patternProperties"].items()}
+    return copy
+
+
+def end_anchor(pattern: str) -> str:
+    """`pattern` with each unescaped `$` outside a character class written `\\Z`."""
+    out, escaped, in_class = [], False, False
+    for character in pattern:
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif character == "[":
+            in_class = True
+        elif character == "]":
+            in_class = False
+        elif character == "$" and not in_class:
+            character = "\\Z"
+        out.append(character)
+    return "".join(out)
+
+
 @cache
 def _compiled(text: str) -> ClaimsSchema:
     schema = json.loads(text)
     if not isinstance(schema, dict):
         raise ValueError("the schema is not a JSON object")
     return ClaimsSchema(schema)
+
+
+def _validator(definition: dict) -> Callable[[Any], Any]:
+    """fastjsonschema's validator of `definition`, compiled now or read back from VALIDATOR_DIR."""
+    text = json.dumps(definition, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    key = hashlib.sha256("\0".join((text, fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex())).encode(
+        "utf-8", "surrogatepass")).hexdigest()[:32]
+    path = VALIDATOR_DIR / f"validator-{key}.marshal" if default_directory() is not None else None
+    code = _stored_code(path, key) if path is not None else None
+    if code is None:
+        source = fastjsonschema.compile_to_code(definition)
+        code = compile(source, f"<validator {key}>", "exec")
+        if path is not None:
+            _store_code(path, key, code)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)
+    return namespace["validate"]
+
+
+def _stored_code(path: Path, key: str) -> types.CodeType | None:
+    try:
+        stored = marshal.loads(read_regular(path))
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key and type(stored[1]) is types.CodeType:
+        return stored[1]
+    return None
+
+
+def _store_code(path: Path, key: str, code: types.CodeType) -> None:
+    """Written atomically; a folder that cannot be written only costs speed."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".validator-", dir=path.parent)
+        with os.fdopen(handle, "wb") as out:
+            marshal.dump((key, code), out)
+        os.replace(temporary, path)
+        kept = sorted(path.parent.glob("validator-*.marshal"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[_VALIDATORS_KEPT:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _message(error, location: tuple, schema: dict) -> str:

@@ -2,14 +2,18 @@
 
 The subset: mappings with plain-scalar keys, sequences, and scalars that are strings, integers,
 floats, `true`/`false` or null. No anchors, aliases, merge keys or explicit tags (they let a few
-hundred bytes expand without bound, or name Python objects), no control characters, and bounds on
-size and nesting. `yes`, `no`, `on` and `off` are strings (YAML 1.2), so `OFF` in a cite means `OFF`,
-and dates stay strings, as written.
+hundred bytes expand without bound, or name Python objects), no control characters (written or as
+escapes such as "\\e"), no invisible or bidirectional format characters, and bounds on size and
+nesting. Scalars are typed as YAML 1.2's core schema types them: `yes`, `no`, `on` and `off` are
+strings, so `OFF` in a cite means `OFF`; `1_000` and `1:30` are strings, not 1000 and 90; `0o17` and
+`0x1f` are numbers. An integer with a leading zero (`010`, octal 8 in YAML 1.1, 10 in 1.2) and
+`.inf`/`.nan` are refused. Dates stay strings, as written.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +27,14 @@ MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 32
 # C0 controls other than tab, line feed and carriage return; DEL; C1 controls.
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# In a decoded value also carriage return (it rewrites a terminal line) and the Unicode line separators.
+VALUE_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 SCALAR_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null")}
 BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+# YAML 1.2 core schema numbers (1.1's underscores, sexagesimal and 0-prefixed octal are not numbers).
+INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                   r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 try:  # libyaml's parser is ten times faster; its marks give the same lines
     _Base = yaml.CSafeLoader
@@ -37,11 +47,12 @@ class _Loader(_Base):
 
 
 _Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers
-            if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool")]
+    first: [(tag, regexp) for tag, regexp in resolvers if tag.rsplit(":", 1)[-1] not in ("timestamp", "bool", "int", "float")]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", BOOL, list("tTfF"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:int", INT, list("-+0123456789"))  # before float: 10 is both
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", FLOAT, list("-+0123456789."))
 _CONSTRUCT = yaml.SafeLoader("")  # builds scalars only; never sees a document
 
 
@@ -143,6 +154,24 @@ def parse_yaml(text: str, path: Path) -> LocatedYaml:
     return located
 
 
+def _integer(text: str) -> int:
+    if text[:2] in ("0o", "0x"):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    digits = text.lstrip("+-")
+    if len(digits) > 1 and digits[0] == "0":
+        raise ValueError(f"a leading zero: YAML 1.1 reads it as octal, 1.2 as decimal; write {int(text)} or quote it")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if text.lstrip("+-").lower() in (".inf", ".nan"):
+        raise ValueError("not a finite number")
+    return float(text)
+
+
+_NUMBERS = {"tag:yaml.org,2002:int": _integer, "tag:yaml.org,2002:float": _float}
+
+
 @dataclass
 class _Walk:
     path: Path
@@ -185,13 +214,27 @@ class _Walk:
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         if node.tag == "!":  # quoted or explicitly non-specific: a string
-            return node.value
+            return self.text(node, node.value)
         if node.tag not in SCALAR_TAGS:
             raise self.fail(node, f"unsupported YAML tag {node.tag}")
         try:  # the tag's constructor called directly: construct_object would cache every node
-            return _CONSTRUCT.yaml_constructors[node.tag](_CONSTRUCT, node)
+            construct = _NUMBERS.get(node.tag)
+            value = construct(node.value) if construct else _CONSTRUCT.yaml_constructors[node.tag](_CONSTRUCT, node)
         except (yaml.YAMLError, ValueError) as error:
             raise self.fail(node, f"bad {node.tag.rsplit(':', 1)[-1]} value {node.value!r} ({error})") from None
+        return self.text(node, value) if isinstance(value, str) else value
+
+    def text(self, node: yaml.ScalarNode, value: str) -> str:
+        """A string as decoded, escapes included: no control or invisible/bidirectional format character."""
+        bad = VALUE_CONTROL.search(value)
+        if bad:
+            raise self.fail(node, f"control character U+{ord(bad.group()):04X} in a value (only tab and newline may appear)")
+        if not value.isascii():
+            for character in value:
+                if unicodedata.category(character) == "Cf":
+                    raise self.fail(node, f"invisible or bidirectional format character U+{ord(character):04X} "
+                                          f"({unicodedata.name(character, 'unnamed')}) in a value")
+        return value
 
     def __post_init__(self) -> None:
         self.seen: dict[int, yaml.Node] = {}  # nodes kept alive so that their ids stay unique

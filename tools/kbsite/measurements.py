@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from enginekb.model import Catalog, Claim
+from enginekb.model import CONTEXT_OWNER, Catalog, Claim
 
 from .errors import RenderError
-from .pages import engine_page
+from .pages import SHARED_FACTS_TITLE, engine_page
 from .refs import Linker, claim_href
 from .selection import claim_named
 from .templating import https_url, render_template
@@ -29,7 +29,7 @@ def measured_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, .
     """The measured claims named by id, or those of some reports (`report=experiments,phone-npu`), engines
     or dimensions; with nothing given, every measured claim."""
     chosen = {key: set(options[key].split(",")) for key in ("report", "engine", "dimension") if key in options}
-    unknown = sorted(chosen.get("engine", set()) - set(catalog.engines))
+    unknown = sorted(chosen.get("engine", set()) - set(catalog.engines) - {CONTEXT_OWNER})
     if unknown:
         raise RenderError(f"unknown engine {', '.join(unknown)}")
     if ids:
@@ -45,6 +45,15 @@ def measured_claims(catalog: Catalog, options: dict[str, str], ids: tuple[str, .
     return claims
 
 
+SHARED_FACTS_KEY = "shared-facts"
+
+
+def _page_key(claim: Claim) -> str:
+    """The page filter's key of a row: its report; a shared fact outside any report (a device's own figure, a vendor
+    runtime's) is filed under the shared facts, never under an engine."""
+    return claim.report or (SHARED_FACTS_KEY if claim.engine == CONTEXT_OWNER else claim.report)
+
+
 def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...], link: Linker) -> str:
     """The table; its rows carry the claims' anchors and their provenance folds unless `anchors=no` (a second
     table of claims shown elsewhere: each row links to the record, where the provenance is, and the page
@@ -55,16 +64,19 @@ def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[st
     if options.get("anchors", "yes") not in ("yes", "no"):
         raise RenderError("anchors= takes yes or no")
     claims = measured_claims(catalog, options, ids)
-    pages = sorted({claim.report for claim in claims})
+    pages = sorted({claim.report for claim in claims if claim.report})
     rows = [{
         "claim": claim, "href": claim_href(claim, link), "p": claim.provenance,
         "machine": first_clause(claim.provenance["machine"]), "model": first_clause(claim.provenance["model"]),
         "quantisation": first_clause(claim.provenance["quantisation"]), "threads": first_clause(claim.provenance["threads"], r";| \("),
         "url": https_url(claim.provenance["source"]["repository"], "blob", claim.provenance["source"]["commit"],
                          claim.provenance["source"]["path"]),
-        "page": claim.report, "engine": catalog.engines[claim.engine].name,
+        "page": _page_key(claim), "engine": catalog.owner(claim.engine).name,
     } for claim in claims]
     page_titles = [(report, engine_page("", report).rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "))
                    for report in pages]
+    if any(_page_key(claim) == SHARED_FACTS_KEY for claim in claims):
+        page_titles.append((SHARED_FACTS_KEY, SHARED_FACTS_TITLE.lower()))
     return render_template("measurements.html.j2", rows=rows, pages=page_titles, anchors=options.get("anchors") != "no",
-                           engines=[e for e in catalog.engines.values() if any(c.engine == e.id for c in claims)])
+                           engines=[catalog.owner(owner) for owner in [*catalog.engines, CONTEXT_OWNER]
+                                    if any(c.engine == owner for c in claims)])

@@ -11,7 +11,7 @@ from enginekb.modelrecords import CARD, Fact, ModelRecord, model_named
 
 from .errors import RenderError
 from .pages import model_page
-from .refs import Linker, render_ref
+from .refs import Linker, claim_href, render_ref
 from .scenarios import PAGE_TITLE_INERT
 from .templating import render_template
 from .topics import HEADING_INERT
@@ -73,19 +73,43 @@ def family_context(catalog: Catalog, record: ModelRecord, link: Linker) -> dict:
     }
 
 
+def brief_view(fact: Fact, catalog: Catalog, link: Linker) -> dict:
+    """A value as the families table shows it: the value and a short link to its source (the claim,
+    named by its label, or the card), or Unknown with the reason as the link's title. Notes stay on
+    the family's page."""
+    claim = catalog.claim(fact.claim) if fact.claim else None
+    return {"value": fact.value, "unknown": fact.unknown, "card": fact.card,
+            "claim": claim, "href": claim_href(claim, link) if claim else ""}
+
+
+def family_row(record: ModelRecord, catalog: Catalog, link: Linker) -> dict:
+    """One family of the table: its variants (one row each), and what holds for all of them."""
+    def brief(fact: Fact) -> dict:
+        return brief_view(fact, catalog, link)
+
+    return {"record": record, "href": f"{link(model_page(record.id))}#{family_anchor(record.id)}",
+            "variants": [{"name": v.name, "parameters": brief(v.parameters),
+                          "weights": [(w.precision, brief(w.size)) for w in v.weights]} for v in record.variants],
+            "licence": brief(record.licence),
+            "components": [(c, brief(c.licence)) for c in record.components],
+            "access": brief(record.access),
+            "inputs": [(fact.kind, fact.unknown) for fact in record.inputs],
+            "ports": [catalog.engines[p.engine] for p in record.ports]}
+
+
 def render_families(catalog: Catalog, positional: tuple[str, ...], options: dict[str, str], link: Linker) -> str:
-    """`kb:families [task=T1,T2]`: a row per family (by task, then name), each linking its page."""
+    """`kb:families [task=T1,T2]`: the families by task, then name, a row per variant, each family
+    linking its page."""
     if positional or set(options) - {"task"}:
         raise RenderError("takes only task=T1,T2")
     tasks = options["task"].split(",") if "task" in options else list(TASKS)
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:
         raise RenderError(f"unknown task {', '.join(unknown)} (tasks: {', '.join(TASKS)})")
-    records = sorted((r for r in catalog.models if r.task in tasks), key=lambda r: (TASKS.index(r.task), r.name.lower()))
-    if not records:
+    groups = [(TASK_TITLES[task], [family_row(r, catalog, link)
+                                   for r in sorted((r for r in catalog.models if r.task == task), key=lambda r: r.name.lower())])
+              for task in TASKS if task in tasks]
+    groups = [(title, rows) for title, rows in groups if rows]
+    if not groups:
         raise RenderError("selects no model record")
-    rows = [{"record": r, "href": f"{link(model_page(r.id))}#{family_anchor(r.id)}", "task": TASK_TITLES[r.task],
-             "parameters": [(v.name, fact_view(v.parameters, catalog, link)) for v in r.variants],
-             "licence": fact_view(r.licence, catalog, link), "access": fact_view(r.access, catalog, link),
-             "ports": [catalog.engines[p.engine] for p in r.ports]} for r in records]
-    return render_template("families.html.j2", rows=rows, card=CARD, card_title=CARD_TITLE)
+    return render_template("families.html.j2", groups=groups, card_title=CARD_TITLE)

@@ -43,10 +43,10 @@ def scenario_page(scenario_id: str) -> str:
 
 def engine_page(engine_id: str, report: str = "") -> str:
     """The docs path a claim lives on: its engine's page (llama.cpp -> engines/llama_cpp.md), a shared
-    report's page (feasibility -> analysis/feasibility.md), or the engine's own report page
+    report's page (feasibility -> analysis/feasibility.md; a shared fact's report too, else the shared-facts page), or the engine's own report page
     (vllm-omni, models -> engines/vllm_omni_models.md)."""
     if engine_id == CONTEXT_OWNER:
-        return SHARED_FACTS_PAGE
+        return SHARED_REPORTS.get(report, SHARED_FACTS_PAGE)  # e.g. the AI Hub runs on the phone NPU page
     if report in SHARED_REPORTS:
         return SHARED_REPORTS[report]
     return f"engines/{re.sub(r'[^a-z0-9]+', '_', '-'.join(filter(None, (engine_id, report))))}.md"

@@ -81,7 +81,7 @@ def scenario_context(catalog: Catalog, scenario: Scenario, link: Linker) -> dict
     figures = []
     for figure in scenario.figures:
         claim = catalog.claim(figure.claim)
-        figures.append({"figure": figure, "claim": claim, "engine": catalog.engines[claim.engine], "value": _value(claim),
+        figures.append({"figure": figure, "claim": claim, "engine": catalog.owner(claim.engine), "value": _value(claim),
                         "ref": render_ref(claim, link)})
     dimensions = [catalog.dimensions[key] for key in scenario.draws_on]
     # The breakdown is a matrix like the comparison's: a row per row drawn on, the engines as columns, best first.
