@@ -33,7 +33,7 @@ def readings_section(tmp_path, scenario) -> str:
 
 def test_a_scenario_nobody_read_says_so(tmp_path):
     section = readings_section(tmp_path, SCENARIO)
-    assert section.startswith(' kb-readings-unread" data-readings="unread">')
+    assert section.startswith(' kb-readings-unread" data-readings="unread" data-search-exclude>')
     assert "No second reading yet" in section and "kb-reading\"" not in section
 
 
