@@ -97,7 +97,7 @@ def test_fetch_clones_the_pinned_commit_into_a_cache(passing_project, demo, tmp_
     "cite, reason",
     [
         ("{file: src/nope.cpp, symbol: Net::load}", "file missing: src/nope.cpp does not exist at"),
-        ("{file: src/kernels/gone.c, symbol: run_op}", "run_op occurs in src/kernels/ops.c"),
+        ("{file: src/kernels/gone.c, symbol: run_op}", "run_op is defined in src/kernels/ops.c"),
         ("{file: ops.c, symbol: run_op}", "(a file of that name is at src/kernels/ops.c)"),
         ("{file: src, symbol: x}", "path not a regular file: src is a directory"),
         ("{file: include/net_link.h, symbol: Net}", "path not a regular file: include/net_link.h is a symbolic link"),
@@ -215,7 +215,7 @@ def test_a_candidate_pin_shows_what_breaks_without_touching_the_lock(demo_projec
     code, out = run(project, "--repo", f"demo={path}", "--pin", f"demo={shas[0]}", capsys=capsys)
     assert code == 1
     assert "a.yaml:6: demo/ops: file missing: src/kernels/ops.c does not exist at" in out.out
-    assert "run_op occurs in src/ops.c" in out.out
+    assert "run_op is defined in src/ops.c" in out.out
     assert f"demo @ {shas[0][:12]}" in out.out
     assert lock_file.read_bytes() == before
     code, out = run(project, "--repo", f"demo={path}", "--pin", "demo=abc", capsys=capsys)
@@ -227,7 +227,7 @@ def test_a_symbol_gone_from_its_file_says_where_it_is_now(demo_project, demo, ca
     project = demo_project({"demo/a.yaml": "- id: demo/x\n  label: verified\n  dimension: kind.category\n  text: t\n  cites:\n    - {file: src/net.cpp, symbol: run_op}\n"})
     code, out = run(project, "--repo", f"demo={path}", capsys=capsys)
     assert code == 1
-    assert "symbol not found: run_op is not in src/net.cpp outside comments at this commit; run_op occurs in src/kernels/ops.c" in out.out
+    assert "symbol not found: run_op is not in src/net.cpp outside comments at this commit; run_op is defined in src/kernels/ops.c" in out.out
 
 
 def test_an_engine_named_twice_is_checked_once(passing_project, demo, capsys):

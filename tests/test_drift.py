@@ -134,3 +134,53 @@ def test_a_commit_argument_must_be_a_full_sha_before_git_sees_it(demo):
         with pytest.raises(CommitMissing, match="not a full commit SHA"):
             store.files_mentioning(bad, "Net")
     assert store.entries(demo[1][1])
+
+
+ODD_CLAIMS = """
+- id: demo/link
+  label: verified
+  dimension: kind.process-model
+  text: "`Net` is declared in net.h."
+  cites: [{file: src/net.h, symbol: Net}]
+- id: demo/folder
+  label: verified
+  dimension: kind.unit-of-work
+  text: "`Net::load` opens the file."
+  cites: [{file: src/net.cpp, symbol: Net::load}]
+- id: demo/binary
+  label: verified
+  dimension: kind.category
+  text: The scheduler is a class.
+  cites: [{file: engine/sched.py, symbol: Scheduler}]
+- id: demo/readme
+  label: verified
+  dimension: kind.category
+  text: Demo is small.
+  cites: [{file: README.md, phrase: small inference engine}]
+"""
+
+
+def test_odd_paths_are_reported_per_cite_and_hints_name_where_a_symbol_is_defined(demo_project, tmp_path):
+    """At the candidate net.h is a symbolic link, net.cpp a directory and sched.py binary: each cite is
+    broken with its reason and the report goes on. `class Net` now lives in src/zz/deep/, after eight
+    files that only mention Net; Net::load in a file whose name holds a quote, a space and a newline."""
+    from upstream import Symlink
+
+    odd = {k: v for k, v in SECOND_TREE.items() if k not in ("src/net.h", "src/net.cpp", "engine/sched.py")} | {
+        "src/net.h": Symlink("zz/deep/net_class.h"),
+        "src/net.cpp/inner.c": "int inner(void);\n",
+        "src/zz/deep/net_class.h": "namespace demo {\nclass Net {\n    int load(const char* path);\n};\n}\n",
+        'src/we"ird\nname.cpp': "namespace demo {\nint Net::load(const char* path)\n{\n    return 1;\n}\n}\n",
+        "engine/sched.py": b"\x00class Scheduler: pass\n",
+    } | {f"a{i}.c": f"/* Net {i} */ int a{i};\n" for i in range(8)}
+    upstream, (pin, candidate) = make_upstream(tmp_path / "odd", [SECOND_TREE, odd])
+    project = demo_project({"demo/a.yaml": ODD_CLAIMS}, pin=pin)
+    report = drift(load_catalog(project), "demo", GitStore(upstream), candidate)
+    by_claim = {c.claim: c for c in report.cites}
+    assert {c: e.status for c, e in by_claim.items()} == {
+        "demo/link": "broken", "demo/folder": "broken", "demo/binary": "broken", "demo/readme": "unchanged"}
+    assert "src/net.h is a symbolic link" in by_claim["demo/link"].reason
+    assert "Net is defined in src/zz/deep/net_class.h" in by_claim["demo/link"].reason
+    assert "src/net.cpp is a directory" in by_claim["demo/folder"].reason
+    assert 'Net::load is defined in src/we"ird\nname.cpp' in by_claim["demo/folder"].reason
+    assert "engine/sched.py is a binary file" in by_claim["demo/binary"].reason

@@ -205,3 +205,17 @@ def test_the_workflow_script_catches_a_forged_entry_with_a_partial_fetch(project
     pin = json.loads((root / "claims" / "citecheck.lock").read_text())["cites"][0]["commit"]
     missing = git(fetched, "rev-list", "--objects", "--missing=print", pin)
     assert "?" in missing  # blobs nobody read (weights.bin, the other sources) were never fetched
+
+
+def test_a_count_query_is_run_only_as_a_claim_states_it(project, capsys):
+    """A forged count entry may carry any pattern (one that takes for ever, or does not compile): only
+    the queries of the claims' counts are run."""
+    root, upstream, base = project
+
+    def forge(data):
+        data["counts"].append({**data["counts"][0], "query": {"file": "CMakeLists.txt", "lines": "(a+)+$"}})
+        data["counts"].append({**data["counts"][0], "query": {"file": "CMakeLists.txt", "lines": "("}})
+    edit_lock(root, forge)
+    code, out = verify(root, upstream, base, capsys)
+    assert code == 1
+    assert out.count("no claim counts with this query at this commit") == 2

@@ -108,13 +108,16 @@ def _cite_drift(store: GitStore, resolver: Resolver, renames: dict[str, str], cl
     entry.old_lines = old_found.lines
     path = cite.file
     try:
-        new_blob = store.read(new, path)
-    except FileMissing as error:
-        if path not in renames:
-            entry.reason = f"file missing: {error.reason}" + where_else(store, cite, new)
-            return entry
-        path = renames[path]
-        new_blob = store.read(new, path)
+        try:
+            new_blob = store.read(new, path)
+        except FileMissing:
+            if path not in renames:
+                raise
+            path = renames[path]
+            new_blob = store.read(new, path)
+    except CheckFailure as error:  # gone, or now a symbolic link, a directory, a binary: this cite only
+        entry.reason = f"{error.kind}: {error.reason}" + where_else(store, cite, new)
+        return entry
     entry.new_file = path
     if new_blob.sha == old_blob.sha and path == cite.file:
         entry.status, entry.new_lines = "unchanged", old_found.lines

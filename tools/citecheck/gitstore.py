@@ -283,13 +283,15 @@ class GitStore:
                 entries.append(TreeEntry(path, "symlink" if int(mode, 8) == SYMLINK_MODE else "file"))
         return tuple(entries)
 
-    def files_mentioning(self, sha: str, word: str, limit: int = 5) -> list[str]:
-        """Files at `sha` where `word` occurs as a whole word (used to say where a symbol went)."""
-        try:
-            out = self.run("grep", "-l", "-w", "-F", "-e", word, require_sha(sha), "--")
+    def files_mentioning(self, sha: str, word: str, limit: int = 5, together: tuple[str, ...] = ()) -> list[str]:
+        """Files at `sha` where `word` occurs as a whole word, and each of `together` too (used to say
+        where a symbol went)."""
+        patterns = [argument for name in (word, *together) for argument in ("-e", name)]
+        try:  # -z: names as they are (a quote or newline in one is not escaped); -I: no binary files
+            out = self.run("grep", "-l", "-z", "-I", "-w", "-F", "--all-match", *patterns, require_sha(sha), "--")
         except RepositoryUnavailable:  # no match is exit status 1; a hint is never worth a failure
             return []
-        return [line.split(":", 1)[1] for line in out.splitlines()[:limit]]
+        return [name.split(":", 1)[1] for name in out.split("\0")[:limit] if ":" in name]
 
     def _moved_hint(self, sha: str, path: str) -> str:
         name = path.rsplit("/", 1)[-1]

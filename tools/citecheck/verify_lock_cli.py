@@ -12,6 +12,7 @@ Entries identical to the base's were verified when they landed and are not read 
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from enginekb.problems import CatalogError
 from .counts import compute_count
 from .errors import CheckFailure, UnknownEngine
 from .gitstore import FULL_SHA, GitStore
-from .lock import LOCK_NAME, Lock, LockError, entry_repository, parse_lock, read_lock
+from .lock import LOCK_NAME, Lock, LockError, count_key, entry_repository, parse_lock, read_lock
 from .repos import RepositorySources, SourceUsageError, add_source_arguments, sources_from
 from .report import annotation_path, workflow_command
 from .resolve import Resolver
@@ -90,17 +91,18 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
         raise BaseError(f"git cannot read {root} ({type(error).__name__})") from None
 
 
-def changed_entries(base: Lock, current: Lock) -> list[tuple[str, dict]]:
-    """(section, entry) for every entry of `current` that `base` does not hold exactly."""
-    return ([("cites", e) for k, e in sorted(current.cites.items()) if base.cites.get(k) != e]
-            + [("counts", e) for k, e in sorted(current.counts.items()) if base.counts.get(k) != e])
+def changed_entries(base: Lock, current: Lock) -> list[tuple[str, tuple, dict]]:
+    """(section, key, entry) for every entry of `current` that `base` does not hold exactly."""
+    return ([("cites", k, e) for k, e in sorted(current.cites.items()) if base.cites.get(k) != e]
+            + [("counts", k, e) for k, e in sorted(current.counts.items()) if base.counts.get(k) != e])
 
 
 class Verifier:
     """Resolves entries afresh, one repository per engine opened when first needed."""
 
-    def __init__(self, engines: dict[str, Engine], sources: RepositorySources):
+    def __init__(self, engines: dict[str, Engine], sources: RepositorySources, queries: set[tuple] = frozenset()):
         self.engines, self.sources = engines, sources
+        self.queries = queries  # (engine, commit, query) of the claims' counts: the only queries run
         self.stores: dict[str, GitStore | CheckFailure] = {}
         self.resolver = Resolver()
 
@@ -118,9 +120,12 @@ class Verifier:
             raise found
         return found
 
-    def verify(self, section: str, entry: dict, commits: set[str]) -> str:
-        """Why `entry` is not what its repository holds; empty when it is."""
+    def verify(self, section: str, key: tuple, entry: dict, commits: set[str]) -> str:
+        """Why `entry` (under `key` in the lock) is not what its repository holds; empty when it is."""
         try:
+            if section == "counts" and key not in self.queries:
+                # A query is run only as a claim states it: the lock's copy could be any pattern.
+                return "no claim counts with this query at this commit"
             store = self.store(entry_repository(entry), commits)
             if section == "counts":
                 value = compute_count(store, entry["commit"], entry["query"])
@@ -134,7 +139,7 @@ class Verifier:
                 found = self.resolver.resolve_phrase(blob, entry["phrase"])
         except CheckFailure as error:
             return f"{error.kind}: {error.reason}"
-        except (KeyError, TypeError, ValueError) as error:  # a query citecheck would never have written
+        except (KeyError, TypeError, ValueError, re.error) as error:  # an entry citecheck would never have written
             return f"malformed entry ({type(error).__name__}: {error})"
         lines = list(found.lines)
         if (lines, found.kind) != (entry["lines"], entry["kind"]):
@@ -166,12 +171,14 @@ def main(argv: list[str]) -> int:
         return EXIT_USAGE
     todo = changed_entries(base, current)
     commits: dict[str, set[str]] = {}
-    for _, entry in todo:
+    for _, _, entry in todo:
         commits.setdefault(entry_repository(entry), set()).add(entry["commit"])
-    verifier = Verifier(catalog.engines, sources)
+    queries = {count_key(claim.engine, catalog.engines[claim.engine].pin, claim.count)
+               for claim in catalog.claims if claim.count and claim.engine in catalog.engines}
+    verifier = Verifier(catalog.engines, sources, queries)
     try:
-        findings = [Finding(section, entry, verifier.verify(section, entry, commits[entry_repository(entry)]))
-                    for section, entry in todo]
+        findings = [Finding(section, entry, verifier.verify(section, key, entry, commits[entry_repository(entry)]))
+                    for section, key, entry in todo]
     finally:
         verifier.close()
     failed = [f for f in findings if f.reason]
