@@ -194,12 +194,34 @@ def test_a_warm_citecheck_run_does_not_load_the_parsers(demo_project, demo):
 ALPHABET = "ab_1 :(\n\t\x0b\x1c\x85\xa0"
 
 
-@settings(max_examples=400, deadline=None)
-@given(text=st.text(ALPHABET, max_size=40), word=st.text(ALPHABET, min_size=1, max_size=6))
-def test_confirming_a_cached_cite_finds_what_the_resolver_finds(text, word):
-    """The warm run's string search agrees with textsearch's patterns, white space of every kind included."""
-    from citecheck.check import holds_identifier, holds_phrase
+def _identifier_oracle(text, word, start, end):
+    """The pattern textsearch compiled per word before it used string methods."""
+    import re
+
+    head = r"(?<![A-Za-z0-9_])" if re.match(r"[A-Za-z0-9_]", word[:1]) else ""
+    tail = r"(?![A-Za-z0-9_])" if re.match(r"[A-Za-z0-9_]", word[-1:]) else ""
+    match = re.compile(head + re.escape(word) + tail).search(text, start, end)
+    return match.start() if match else None
+
+
+def _phrase_oracle(text, phrase, start, end):
+    import re
+
+    words = phrase.split()
+    match = re.compile(r"\s+".join(map(re.escape, words))).search(text, start, end) if words else None
+    return match.span() if match else None
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.text(ALPHABET, max_size=40), word=st.text(ALPHABET, min_size=1, max_size=6),
+       start=st.integers(0, 45), length=st.integers(0, 45))
+def test_the_string_search_finds_what_the_per_word_patterns_found(text, word, start, length):
+    """Same offsets as the patterns, white space of every kind and bounds inside the text included
+    (the patterns looked behind `start` and not past `end`)."""
     from citecheck.textsearch import find_identifier, find_phrase
 
-    assert holds_identifier(text, word) == (find_identifier(text, word) is not None)
-    assert holds_phrase(text, word) == (find_phrase(text, word) is not None)
+    end = min(start + length, len(text))
+    assert find_identifier(text, word, start, end) == _identifier_oracle(text, word, start, end)
+    assert find_phrase(text, word, start, end) == _phrase_oracle(text, word, start, end)
+    assert find_identifier(text, word) == _identifier_oracle(text, word, 0, len(text))
+    assert find_phrase(text, word) == _phrase_oracle(text, word, 0, len(text))

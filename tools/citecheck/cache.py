@@ -15,6 +15,7 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -62,6 +63,7 @@ class ResolveCache:
         return f"{commit}:{path}"
 
     @staticmethod
+    @lru_cache(maxsize=None)  # asked twice per cite in a run: whether all is cached, then for the answer
     def cite_key(blob: str, path: str, target_kind: str, target: str, contains: str | None) -> str:
         return json.dumps([blob, path, target_kind, target, contains or ""], ensure_ascii=False)
 

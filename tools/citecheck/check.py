@@ -15,6 +15,7 @@ from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
 from .gitstore import FULL_SHA, Blob, GitStore
 from .lock import KINDS, Lock, cite_entry, cite_key, count_entry, count_key, entry_repository, valid_lines
 from .repos import RepositorySources
+from .textsearch import find_identifier, find_phrase
 
 
 @dataclass(frozen=True)
@@ -213,9 +214,7 @@ def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim,
 
 def shows(blob: Blob, cite: Cite, hit: list) -> bool:
     """Whether lines `hit` of `blob` hold what the cite names: the symbol's last name, or the phrase,
-    and its `contains`. A cheap test of a cached resolution, not a second resolver: it finds what
-    textsearch's find_identifier and find_phrase find, with string methods instead of a pattern
-    compiled per word (a warm run confirms thousands of cites, each in a process of its own)."""
+    and its `contains`. A cheap test of a cached resolution, not a second resolver."""
     lines, kind = hit[:2], hit[2]
     if not valid_lines(lines) or kind not in KINDS or (kind == "phrase") != (cite.phrase is not None):
         return False
@@ -227,39 +226,15 @@ def shows(blob: Blob, cite: Cite, hit: list) -> bool:
     def latin1(word: str) -> str:
         return word.encode("utf-8").decode("latin-1")
     if cite.phrase is not None:
-        return holds_phrase(span, latin1(cite.phrase))
+        return find_phrase(span, latin1(cite.phrase)) is not None
     name = latin1(cite.symbol.replace(".", "::").split("::")[-1])
-    return holds_identifier(span, name) and (not cite.contains or holds_phrase(span, latin1(cite.contains)))
+    return find_identifier(span, name) is not None and (not cite.contains or find_phrase(span, latin1(cite.contains)) is not None)
 
 
 @lru_cache(maxsize=64)
 def _lines(data: bytes) -> list[bytes]:
     """A blob's lines, split once for the cites into it (bytes keep their hash: a repeat is cheap)."""
     return data.split(b"\n")
-
-
-_IDENTIFIER_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-
-
-def holds_identifier(text: str, word: str) -> bool:
-    """`word` occurs in `text` as textsearch.identifier_pattern matches it: where it begins (ends) with
-    an identifier character, none stands right before (after) it."""
-    head, tail = word[:1] in _IDENTIFIER_CHARACTERS, word[-1:] in _IDENTIFIER_CHARACTERS
-    at = text.find(word)
-    while at >= 0:
-        end = at + len(word)
-        if not (head and at and text[at - 1] in _IDENTIFIER_CHARACTERS) and not (
-                tail and end < len(text) and text[end] in _IDENTIFIER_CHARACTERS):
-            return True
-        at = text.find(word, at + 1)
-    return False
-
-
-def holds_phrase(text: str, phrase: str) -> bool:
-    """`phrase` occurs in `text` with runs of white space folded, as textsearch.find_phrase finds it:
-    folding every run of both to one space keeps a match a match and makes no new one."""
-    words = phrase.split()
-    return bool(words) and " ".join(words) in " ".join(text.split())
 
 
 HINT_FILES = 5  # files named in a hint
@@ -281,6 +256,8 @@ def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:
                    key=lambda f: (-_shared_folders(f, cite.file), f.rsplit("/", 1)[-1] != cite.file.rsplit("/", 1)[-1], f))
     if not files:
         return f"; {word} occurs in no other file {f'at {at[:12]}' if commit else 'at this commit'}"
+    from .resolve import Resolver  # tree-sitter: a hint is only asked for after a failure
+
     resolver, defined = Resolver(), []
     for file in files[:HINT_READS]:
         try:

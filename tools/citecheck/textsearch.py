@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 # Line-comment syntaxes by file suffix or name, for files no parser reads.
 HASH_COMMENTS = (".cmake", ".txt", ".yaml", ".yml", ".sh", ".toml", ".cfg", ".ini", ".bzl", ".bazel", ".mk")
@@ -12,7 +11,6 @@ SLASH_COMMENTS = (".comp", ".glsl", ".vert", ".frag", ".cl", ".metal", ".wgsl", 
                   ".swift", ".js", ".ts", ".rs", ".go", ".gradle", ".proto", ".fbs")
 _SLASH_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _HASH_COMMENT = re.compile(r"(?<![\w$\"'])#[^\n]*")
-_IDENT = re.compile(r"[A-Za-z0-9_]")
 
 
 def mask(text: str, spans: list[tuple[int, int]]) -> str:
@@ -34,12 +32,8 @@ def comment_spans(path: str, text: str) -> list[tuple[int, int]]:
     return []
 
 
-@lru_cache(maxsize=None)  # a warm run confirms thousands of cites: compile each word once
-def identifier_pattern(word: str) -> re.Pattern:
-    """`word` as a whole identifier: not preceded or followed by an identifier character."""
-    head = r"(?<![A-Za-z0-9_])" if _IDENT.match(word[:1]) else ""
-    tail = r"(?![A-Za-z0-9_])" if _IDENT.match(word[-1:]) else ""
-    return re.compile(head + re.escape(word) + tail)
+# A word's characters, for the bounds of an identifier (ASCII only, as in C, C++ and Python names).
+IDENTIFIER_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 def line_of(text: str, offset: int) -> int:
@@ -47,20 +41,43 @@ def line_of(text: str, offset: int) -> int:
 
 
 def find_identifier(text: str, word: str, start: int = 0, end: int | None = None) -> int | None:
-    match = identifier_pattern(word).search(text, start, len(text) if end is None else end)
-    return match.start() if match else None
+    """Where `word` first occurs in text[start:end] as a whole identifier: where it begins (ends) with
+    an identifier character, none stands right before it (right after it, within `end`).
+
+    String methods rather than a pattern compiled per word: a run searches for thousands of words.
+    """
+    end = len(text) if end is None else min(end, len(text))
+    head, tail = word[:1] in IDENTIFIER_CHARACTERS, word[-1:] in IDENTIFIER_CHARACTERS
+    at = text.find(word, start, end)
+    while at >= 0:
+        after = at + len(word)
+        if not (head and at and text[at - 1] in IDENTIFIER_CHARACTERS) and not (
+                tail and after < end and text[after] in IDENTIFIER_CHARACTERS):
+            return at
+        at = text.find(word, at + 1, end)
+    return None
 
 
 def find_phrase(text: str, phrase: str, start: int = 0, end: int | None = None) -> tuple[int, int] | None:
-    """Offsets of `phrase` in text[start:end], comparing with runs of white space folded to one."""
-    pattern = _phrase_pattern(phrase)
-    if pattern is None:
-        return None
-    match = pattern.search(text, start, len(text) if end is None else end)
-    return match.span() if match else None
-
-
-@lru_cache(maxsize=None)
-def _phrase_pattern(phrase: str) -> re.Pattern | None:
+    """Offsets of the first occurrence of `phrase` in text[start:end], its words in order with any run
+    of white space between them (at least one character) where the phrase has one; None for a phrase
+    of white space only."""
     words = phrase.split()
-    return re.compile(r"\s+".join(map(re.escape, words))) if words else None
+    if not words:
+        return None
+    end = len(text) if end is None else min(end, len(text))
+    first, rest = words[0], words[1:]
+    at = text.find(first, start, end)
+    while at >= 0:
+        position = at + len(first)
+        for word in rest:
+            gap = position
+            while position < end and text[position].isspace():
+                position += 1
+            if position == gap or not text.startswith(word, position, end):
+                break
+            position += len(word)
+        else:
+            return at, position
+        at = text.find(first, at + 1, end)
+    return None
