@@ -68,6 +68,7 @@ def test_stats_count_statements_and_recorded_ones(tmp_path, capsys):
     (COVERAGE.replace("        where: §2\n", "        not_recorded: both\n"),
      "a statement names its records (recorded) or says why there are none"),
     (COVERAGE.replace("docs/edge/laptop.md", "../outside"), "../outside: a relative path to a .md file"),
+    (COVERAGE.replace("    title:", "    commit: 4e3e8a1\n    title:"), "a full 40-character commit"),
 ])
 def test_each_coverage_rule_is_an_error_on_its_line(tmp_path, capsys, coverage, message):
     code, _, err = run(project(tmp_path, coverage), capsys, "lint")
@@ -115,3 +116,11 @@ def test_pages_show_counts_reasons_and_both_values_escaped(tmp_path):
     assert 'href="https://github.com/example/study/blob/9264ff81ab291bc34360ba38cdd18ef75bc34007/docs/edge/laptop.md"' in html
     html = render_page("<!-- kb:disagreements -->", "analysis/disagreements.md", catalog, Lock())
     assert "19.6 s" in html and "about 30 s" in html and "The site uses: <strong>19.6 s</strong>" in html
+
+
+def test_a_document_read_at_another_commit_is_linked_and_named_there(tmp_path):
+    other = "4e3e8a1ebcf6a91e3a9ba0e5a5abadff0bba8306"
+    catalog = load_catalog(project(tmp_path, COVERAGE.replace("    title:", f"    commit: {other}\n    title:")))
+    html = render_page("<!-- kb:statements -->", "analysis/study_coverage.md", catalog, Lock())
+    assert f'href="https://github.com/example/study/blob/{other}/docs/edge/laptop.md"' in html
+    assert "at <code>4e3e8a1ebcf6</code>" in html and "read at its commit <code>9264ff81ab29</code> unless" in html

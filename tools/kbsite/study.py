@@ -27,7 +27,9 @@ def render_statements(catalog: Catalog, options: dict[str, str], link: Linker) -
                       for s in coverage.statements]
         documents.append({"coverage": coverage, "statements": statements, "percent": round(100 * coverage.share),
                           "below": coverage.share < TARGET,
-                          "url": https_url(inventory.repository, "blob", inventory.commit, coverage.document)})
+                          "commit": coverage.commit or inventory.commit,
+                          "url": https_url(inventory.repository, "blob", coverage.commit or inventory.commit,
+                                           coverage.document)})
     total = sum(len(c.statements) for c in catalog.study_coverage)
     recorded = sum(c.recorded for c in catalog.study_coverage)
     return render_template("statements.html.j2", documents=documents, total=total, recorded=recorded,
