@@ -41,7 +41,7 @@ BUDGET_ELEMENTS = 3_000
 BUDGET_LOAD = 5.0  # seconds to `load`, throttled
 BUDGET_PANEL = 2.0  # seconds from navigation to the first evidence panel drawn, throttled
 BUDGET_PANEL_BYTES = 150_000  # bytes (compressed, as sent) finished before that panel is drawn
-BUDGET_INDEX = 1_200_000
+BUDGET_INDEX = 1_400_000  # fetched once the reader reaches for search, or after `load` (tests/test_site.py)
 BUDGET_FIRST_SEARCH = 2.0
 
 
@@ -142,7 +142,7 @@ def main() -> int:
           " panel: - on a page without evidence)\n")
     for name, count in passed.items():
         of = with_panel if name in ("first panel", "bytes before the panel") else len(rows)
-        print(f"{"within budget, " + name:<40}{count:>4} of {of:<4} pages ({count / of if of else 1:.0%})")
+        print(f"{'within budget, ' + name:<40}{count:>4} of {of:<4} pages ({count / of if of else 1:.0%})")
     print()
     print(f"{'search index':<34}{index / 1e6:>8.2f} MB   budget {BUDGET_INDEX / 1e6:.1f} MB{flag(index <= BUDGET_INDEX)}")
     for when, search in searches.items():

@@ -99,6 +99,7 @@ FIRST_PANEL = """() => new Promise(resolve => {
     const wait = () => {
       const cites = document.querySelector('details.kb-cites');
       if (cites) open(cites);
+      else if (!found.classList.contains('kb-later')) resolve(null);  // its claims came without cites
       else if (performance.now() - started > 60000) resolve({at: null, bytes: bytes(performance.now()), kind: 'timeout'});
       else setTimeout(wait, 20);
     };
