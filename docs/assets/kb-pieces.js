@@ -1,6 +1,6 @@
 // Claim lists the build moved out of their page (tools/kbsite/pieces.py): a
 // <section class="kb-later" data-piece="URL" data-index="N"> is filled with entry N of the JSON list at
-// URL, fetched once per page. kb.js decides when (a topic nearing the screen, a row opened, a permalink).
+// URL, fetched once per page (a page's lists are spread over a few such pieces). kb.js decides when (a topic nearing the screen, a row opened, a permalink).
 (function () {
   "use strict";
 
@@ -37,18 +37,24 @@
     return section.kbFilled;
   }
 
-  // The index, in this page's piece, of the list holding element `id`, or -1 (no piece, or not there).
+  // Where element `id` waits: {piece: a section's data-piece, index: its data-index}, or null. Every piece
+  // the page names is read, in page order, until one holds it.
   function indexHolding(id) {
-    var any = document.querySelector("section[data-piece]") ||
-      Array.prototype.map.call(document.querySelectorAll("template"), function (t) {
-        return t.content.querySelector("section[data-piece]");
-      }).filter(Boolean)[0];
-    if (!any) return Promise.resolve(-1);
-    var needle = 'id="' + id.replace(/&/g, "&amp;").replace(/"/g, "&quot;") + '"';
-    return piece(urlOf(any)).then(function (list) {
-      for (var i = 0; i < list.length; i++) if (list[i].indexOf(needle) !== -1) return i;
-      return -1;
+    var hrefs = [];
+    var sections = Array.prototype.slice.call(document.querySelectorAll("section[data-piece]"));
+    document.querySelectorAll("template").forEach(function (t) {
+      sections = sections.concat(Array.prototype.slice.call(t.content.querySelectorAll("section[data-piece]")));
     });
+    sections.forEach(function (section) { if (hrefs.indexOf(section.dataset.piece) === -1) hrefs.push(section.dataset.piece); });
+    var needle = 'id="' + id.replace(/&/g, "&amp;").replace(/"/g, "&quot;") + '"';
+    function from(position) {
+      if (position >= hrefs.length) return Promise.resolve(null);
+      return piece(new URL(hrefs[position], location.href).href).then(function (list) {
+        for (var i = 0; i < list.length; i++) if (list[i].indexOf(needle) !== -1) return {piece: hrefs[position], index: i};
+        return from(position + 1);
+      });
+    }
+    return from(0);
   }
 
   window.kbPieces = {fill: fill, indexHolding: indexHolding};

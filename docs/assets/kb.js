@@ -2,8 +2,8 @@
 //
 // What waits for this script, so that pages stay light: the claims of an engine page's topics (in the
 // page's piece, kb-pieces.js, until the topic nears the screen), a model row's claim (in its <details>),
-// and everything drawn from downloads/claims.json: a verdict cell's evidence, a claim's cites, the
-// explorer's rows. When it has set everything up it sets the performance mark `kb-ready`
+// what a verdict cell's evidence and a claim's cites draw (the page's evidence file), and the
+// explorer's rows (downloads/claims.json). When it has set everything up it sets the performance mark `kb-ready`
 // (benchmarks/site_bench.py reads it).
 //
 // Matrices — how to use them: give a <table> the class `kb-matrix`, put it in a
@@ -37,26 +37,63 @@
     return fragment;
   }
 
-  // downloads/claims.json, read once per page: the claims by id, the labels by id, the rows' rubrics by key.
-  var claimsPromise = null;
-  function claimsData() {
-    if (!claimsPromise) {
-      claimsPromise = fetch(new URL("downloads/claims.json", root)).then(function (response) {
+  // JSON read once per page and URL; a file the build did not write (404) reads as no claims.
+  var read = {};
+  function json(url) {
+    if (!read[url]) {
+      read[url] = fetch(url).then(function (response) {
+        if (response.status === 404) return {claims: []};
         if (!response.ok) throw new Error(response.status + " " + response.statusText);
         return response.json();
-      }).then(function (data) {
-        var byId = new Map(), labels = {}, rows = new Map();
-        data.claims.forEach(function (claim) { byId.set(claim.id, claim); });
-        data.labels.forEach(function (label) { labels[label.id] = label; });
-        data.rows.forEach(function (row) { rows.set(row.key, row); });
-        var rules = new Map();
-        (data.rules || []).forEach(function (rule) { rules.set(rule.id, rule); });
-        return {claims: data.claims, byId: byId, labels: labels, rows: rows, rules: rules,
-                unknownMeaning: data.unknown_meaning};
       });
-      claimsPromise.catch(function () { claimsPromise = null; });  // a later tap tries again
+      read[url].catch(function () { delete read[url]; });  // a later tap tries again
     }
-    return claimsPromise;
+    return read[url];
+  }
+
+  // The labels by id, the rows' rubrics and the rules by key, and the claims by id.
+  function shaped(data, byId) {
+    var labels = {}, rows = new Map(), rules = new Map();
+    data.labels.forEach(function (label) { labels[label.id] = label; });
+    data.rows.forEach(function (row) { rows.set(row.key, row); });
+    (data.rules || []).forEach(function (rule) { rules.set(rule.id, rule); });
+    return {byId: byId, labels: labels, rows: rows, rules: rules, unknownMeaning: data.unknown_meaning};
+  }
+
+  // downloads/claims.json whole (the explorer's rows), with every claim as a list too.
+  function claimsData(url) {
+    return json(url).then(function (data) {
+      var byId = new Map();
+      data.claims.forEach(function (claim) { byId.set(claim.id, claim); });
+      var all = shaped(data, byId);
+      all.claims = data.claims;
+      return all;
+    });
+  }
+
+  // What a panel draws, from the page's evidence folder (tools/kbsite/evidence.py names it in a <meta>):
+  // the rubrics, and the claims `ids` (their texts from the engine's file, or with `cites` their cites
+  // from the bucket each id hashes to). A page without the folder reads downloads/claims.json.
+  var META = document.querySelector('meta[name="kb-evidence"]');
+  var FOLDER = META && new URL(META.content, location.href).href;
+  var BUCKETS = META ? Number(META.dataset.citeBuckets) || 1 : 1;
+  function bucketOf(id) {  // as cite_bucket in evidence.py
+    var hash = 0;
+    for (var i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) % 4294967296;
+    return hash % BUCKETS;
+  }
+  function evidence(ids, cites) {
+    if (!FOLDER) return claimsData(new URL("downloads/claims.json", root).href);
+    var files = ["rubrics.json"];
+    ids.forEach(function (id) {
+      var name = cites ? "cites-" + bucketOf(id) + ".json" : id.split("/")[0] + ".json";
+      if (files.indexOf(name) === -1) files.push(name);
+    });
+    return Promise.all(files.map(function (name) { return json(FOLDER + name); })).then(function (parts) {
+      var byId = new Map();
+      parts.slice(1).forEach(function (part) { part.claims.forEach(function (claim) { byId.set(claim.id, claim); }); });
+      return shaped(parts[0], byId);
+    });
   }
 
   function labelBadge(label, labels) {
@@ -74,10 +111,10 @@
     return link;
   }
 
-  // Fill `box` from claims.json with draw(data), saying so while it loads or if it cannot.
-  function drawFromClaims(box, draw) {
+  // Fill `box` with draw(data) once `loading` (a promise of evidence) settles, saying so while it loads or if it cannot.
+  function drawFromClaims(box, loading, draw) {
     box.replaceChildren(element("p", "kb-loading", "Reading the claims\u2026"));
-    claimsData().then(function (data) { box.replaceChildren(draw(data)); }, function (error) {
+    loading.then(function (data) { box.replaceChildren(draw(data)); }, function (error) {
       box.replaceChildren(element("p", "kb-loading", "The claims could not be read (" + error.message + ")."));
     });
   }
@@ -100,7 +137,7 @@
   function drawLegend(details) {
     var box = element("div");
     details.appendChild(box);
-    drawFromClaims(box, function (data) {
+    drawFromClaims(box, evidence([], false), function (data) {
       var fragment = document.createDocumentFragment(), list = element("dl");
       details.dataset.rows.split(" ").forEach(function (key) {
         var row = data.rows.get(key);
@@ -138,14 +175,16 @@
     });
   }
 
+  function idsOf(details) { return details.dataset.evidence.split(" ").filter(Boolean); }
+
   // A verdict cell's evidence: its derived label, then each claim it rests on with its text.
   function drawEvidence(details) {
     var panel = element("div", "kb-evidence");
     details.appendChild(panel);
-    drawFromClaims(panel, function (data) {
+    drawFromClaims(panel, evidence(idsOf(details), false), function (data) {
       setTimeout(function () { panel.dispatchEvent(new CustomEvent("kb:drawn", {bubbles: true})); });
       var fragment = document.createDocumentFragment();
-      var ids = details.dataset.evidence.split(" ").filter(Boolean);
+      var ids = idsOf(details);
       var head = element("p", "kb-evidence-head");
       head.append(labelBadge(details.dataset.label, data.labels), " the weakest label of the " + ids.length +
                   " claim" + (ids.length === 1 ? "" : "s") + " it rests on:");
@@ -174,7 +213,7 @@
   function drawCites(details) {
     var box = element("div");
     details.appendChild(box);
-    drawFromClaims(box, function (data) {
+    drawFromClaims(box, evidence([details.dataset.claim], true), function (data) {
       var list = element("ul", "kb-cites-list");
       var claim = data.byId.get(details.dataset.claim) || {cites: []};
       claim.cites.forEach(function (cite) {
@@ -294,9 +333,9 @@
     if (!id) return;
     if (document.getElementById(id)) { land(id, false); return; }
     if (revealWaiting("#" + CSS.escape(id))) { land(id, true); return; }
-    window.kbPieces.indexHolding(id).then(function (index) {  // a claim list in the page's piece
-      var selector = 'section[data-piece][data-index="' + index + '"]';
-      if (index < 0) return;
+    window.kbPieces.indexHolding(id).then(function (where) {  // a claim list in one of the page's pieces
+      if (!where) return;
+      var selector = 'section[data-piece="' + CSS.escape(where.piece) + '"][data-index="' + where.index + '"]';
       revealWaiting(selector);  // the list may wait inside a model row
       var section = document.querySelector(selector);
       return section && renderSection(section).then(function () { land(id, true); });
@@ -468,7 +507,7 @@
     Array.prototype.forEach.call(form.elements.dimension.options, function (o) { dimensions[o.value] = o.textContent; });
     status.textContent = "Reading the claims\u2026";
 
-    return claimsData().then(function (data) {
+    return claimsData(new URL(box.dataset.claims, location.href).href).then(function (data) {
       var records = data.claims.map(function (claim) {
         var label = data.labels[claim.label] ? data.labels[claim.label].title : claim.label;
         return {claim: claim, text: [claim.id, claim.text, dimensions[claim.dimension] || claim.dimension, label].join(" ").toLowerCase()};
@@ -585,14 +624,12 @@
     });
   }
 
-  // Read claims.json ahead when a reader is about to ask for something drawn from it.
+  // Read a panel's evidence ahead when a reader is about to open it.
   function prefetchOnIntent() {
     function intent(event) {
-      if (event.target.closest && event.target.closest(".kb-cell, .kb-cites")) {
-        claimsData();
-        document.removeEventListener("pointerover", intent);
-        document.removeEventListener("focusin", intent);
-      }
+      var details = event.target.closest && event.target.closest("details.kb-cell[data-evidence], details.kb-cites");
+      if (!details || details.dataset.kbDrawn) return;
+      (details.dataset.claim ? evidence([details.dataset.claim], true) : evidence(idsOf(details), false)).catch(function () {});
     }
     document.addEventListener("pointerover", intent, {passive: true});
     document.addEventListener("focusin", intent);

@@ -13,6 +13,7 @@
     <!-- kb:labels -->                                       the labels, each as its badge (a legend)
     <!-- kb:rules -->                                        the rules of grading the rubrics name
     <!-- kb:measurements report=phone-npu -->                every measured figure as a filterable table of values
+    <!-- kb:related quantity="…" ID ID … -->                measured figures of one quantity side by side, what differs
     <!-- kb:artifacts -->                                    the earlier study's artifacts, used or why not
     <!-- kb:statements -->                                   each study document's statements, recorded or why not
     <!-- kb:disagreements -->                                where the study contradicts itself, and what the site uses

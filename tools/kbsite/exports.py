@@ -118,6 +118,14 @@ def _cell(value) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
+def cited_names(catalog: Catalog, url_of) -> dict[str, list[str]]:
+    """Each claim's search entry location -> the files and symbols its cites name (searchwords.py makes
+    them findable)."""
+    return {f"{url_of(engine_page(claim.engine, claim.report))}#{claim_anchor(claim.id)}":
+            [name for cite in claim.cites for name in (cite.file, cite.target if cite.target_kind == "symbol" else "")]
+            for claim in catalog.claims}
+
+
 def search_entries(catalog: Catalog, url_of) -> list[dict]:
     """One search entry per claim: its id first in the title, so that searching an id finds it first. The
     row's title is left out: each engine page's topic headings are in the index once already."""

@@ -1,5 +1,6 @@
 """MkDocs glue: load the records once per build, render each page's directives, move its claim lists
-into the page's piece, write the pieces and the downloads and add one search entry per claim.
+into the page's piece, note what its panels draw, write the pieces, the pages' evidence files and the
+downloads and add one search entry per claim.
 
 Kept to these few lines on purpose: moving to another generator means rewriting only this file.
 """
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import logging
 import os
 import shutil
 import subprocess
@@ -20,16 +20,15 @@ from mkdocs.utils import get_relative_url
 from citecheck.lock import LOCK_NAME, LockError, read_lock
 from enginekb.load import CLAIMS_DIR, SCHEMA_FILE, load_catalog
 from enginekb.problems import CatalogError
-from kbsite.exports import Stamp, claims_csv, claims_json, csv_stamp, search_entries
+from kbsite.evidence import evidence_dir, evidence_files, named_in, with_evidence_meta
+from kbsite.inline import with_head_script
+from kbsite.exports import Stamp, cited_names, claims_csv, claims_json, csv_stamp, search_entries
 from kbsite.pieces import piece_path, split_waiting
 from kbsite.render import RenderError, render_page
+from kbsite.searchwords import with_search_words
 from kbsite.report import REPO_VARIABLE, issues_meta, with_issues_meta
 
 _state: dict = {}
-
-# The diagram plugin reports every page it touches at INFO; a build shows only what needs attention.
-logging.getLogger("mkdocs.plugins.mermaid2.util").setLevel(logging.WARNING)
-
 
 def on_config(config, **kwargs):
     root = Path(config["config_file_path"]).parent
@@ -50,6 +49,8 @@ def on_config(config, **kwargs):
     except RenderError as error:
         raise PluginError(f"enginekb: {REPO_VARIABLE}: {error}") from None
     _state["pieces"] = {}  # site path of a page's piece -> its claim lists' HTML
+    _state["topics"] = {}  # a page's URL -> the search keywords its front matter lists
+    _state["evidence"] = {}  # site folder of a page's evidence -> the claims and rows its panels draw
     config["copyright"] = _state["stamp"].sentence()  # Material shows it in every page's footer
     return config
 
@@ -74,6 +75,10 @@ def on_page_markdown(markdown, page, files, **kwargs):
         """The href of docs file `target` from this page, in MkDocs' URL scheme."""
         return "" if target == page.file.src_uri else get_relative_url(_url(target), page.url)
 
+    keywords = page.meta.get("keywords") or []
+    if not isinstance(keywords, list) or not all(isinstance(word, str) for word in keywords):
+        raise PluginError(f"enginekb: {page.file.src_uri}: keywords must be a list of words")
+    _state["topics"][page.url] = [word.lower() for word in keywords]
     try:
         return render_page(markdown, page.file.src_uri, _state["catalog"], _state["lock"], link)
     except RenderError as error:
@@ -81,14 +86,20 @@ def on_page_markdown(markdown, page, files, **kwargs):
 
 
 def on_post_page(output, page, config, **kwargs):
+    target = evidence_dir(page.file.src_uri)
+    if target in _state["evidence"]:
+        output = with_evidence_meta(output, get_relative_url(target, page.url), _state["evidence"][target])
+    output = with_head_script(output, "search-later.js")  # the search index waits for the reader or for `load`
     return with_issues_meta(output, _state["issues_meta"])
 
 
 def on_page_content(html, page, **kwargs):
-    target = piece_path(page.file.src_uri)
-    html, pieces = split_waiting(html, get_relative_url(target, page.url))
-    if pieces:
-        _state["pieces"][target] = pieces
+    named = named_in(html)
+    if named:
+        _state["evidence"][evidence_dir(page.file.src_uri)] = named
+    html, pieces = split_waiting(html, lambda number: get_relative_url(piece_path(page.file.src_uri, number), page.url))
+    for number, piece in enumerate(pieces):
+        _state["pieces"][piece_path(page.file.src_uri, number)] = piece
     return html
 
 
@@ -103,11 +114,16 @@ def on_post_build(config, **kwargs):
     # Compact: the explorer and the verdict cells' evidence read this file in the browser.
     (site / "downloads" / "claims.json").write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
                                                     encoding="utf-8")
+    for folder, named in _state["evidence"].items():
+        (site / folder).mkdir(parents=True, exist_ok=True)
+        for name, content in evidence_files(data, named).items():
+            (site / folder / name).write_text(json.dumps(content, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     (site / "downloads" / "claims.csv").write_text(claims_csv(data), encoding="utf-8")
     (site / "downloads" / "claims.csv.stamp").write_text(csv_stamp(data), encoding="utf-8")
     shutil.copy(_state["root"] / CLAIMS_DIR / SCHEMA_FILE, site / "downloads" / "claim.schema.json")
     index_path = site / "search" / "search_index.json"
     index = json.loads(index_path.read_text(encoding="utf-8"))
     index["docs"].extend(search_entries(catalog, _url))
+    with_search_words(index, {url: words for url, words in _state["topics"].items() if words}, cited_names(catalog, _url))
     # Compact like claims.json: every page fetches the index, and its budget is tight (tests/test_site.py).
     index_path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

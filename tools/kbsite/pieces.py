@@ -1,6 +1,6 @@
-"""Claim lists moved out of their page into a small JSON piece of its own, so that a long engine page
-stays light: kb-pieces.js fetches the piece when the first waiting list nears the screen. Pure: the
-MkDocs glue writes the pieces.
+"""Claim lists moved out of their page into small JSON pieces of its own, so that a long engine page
+stays light: kb-pieces.js fetches a list's piece when the list nears the screen. Pure: the MkDocs glue
+writes the pieces.
 
 The renderer puts each claim list in `<section class="kb-claims kb-later" …><template>…</template></section>`
 (claims.html.j2); here the template's content leaves the page and the section names where it went.
@@ -17,19 +17,31 @@ import re
 _WAITING = re.compile(r'<section class="kb-claims kb-later" data-search-exclude><template>(.*?)</template></section>', re.S)
 
 
-def piece_path(page_src: str) -> str:
-    """Where a docs page's piece is written in the site, e.g. `pieces/engines/ncnn.json`."""
-    return posixpath.join("pieces", posixpath.splitext(page_src)[0] + ".json")
+# A piece closes once its lists' HTML passes this size (about 6 KB compressed): the first topic's claims
+# then cost a small request, not the whole page's lists.
+PIECE_BYTES = 24_000
 
 
-def split_waiting(page_html: str, piece_href: str) -> tuple[str, list[str]]:
-    """The page without its waiting claim lists, each left as an empty section naming `piece_href` and its
-    index there, and the lists' HTML in that order (the piece)."""
-    pieces: list[str] = []
+def piece_path(page_src: str, number: int) -> str:
+    """Where piece `number` of a docs page is written in the site, e.g. `pieces/engines/ncnn/0.json`."""
+    return posixpath.join("pieces", posixpath.splitext(page_src)[0], f"{number}.json")
+
+
+def split_waiting(page_html: str, href_of) -> tuple[str, list[list[str]]]:
+    """The page without its waiting claim lists, each left as an empty section naming its piece
+    (`href_of(number)`) and its index there, and the pieces: the lists' HTML in page order, a new piece
+    begun once one holds PIECE_BYTES."""
+    pieces: list[list[str]] = []
+    size = PIECE_BYTES
 
     def moved(match: re.Match) -> str:
-        pieces.append(match.group(1))
-        return (f'<section class="kb-claims kb-later" data-search-exclude data-piece="{html.escape(piece_href)}"'
-                f' data-index="{len(pieces) - 1}"></section>')
+        nonlocal size
+        if size >= PIECE_BYTES:
+            pieces.append([])
+            size = 0
+        pieces[-1].append(match.group(1))
+        size += len(match.group(1))
+        return (f'<section class="kb-claims kb-later" data-search-exclude data-piece="{html.escape(href_of(len(pieces) - 1))}"'
+                f' data-index="{len(pieces[-1]) - 1}"></section>')
 
     return _WAITING.sub(moved, page_html), pieces

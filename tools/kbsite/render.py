@@ -19,6 +19,7 @@ from .directives import Directive, DirectiveError, find_directives
 from .errors import RenderError
 from .explorer import explorer_context
 from .measurements import render_measurements
+from .related import render_related
 from .modelrecords import render_families, render_family
 from .models import model_rows
 from .pages import EXPLORER_PAGE, engine_page
@@ -108,6 +109,8 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_template("labels.html.j2", labels=directive.positional or LABELS).strip()
     if directive.name == "measurements":
         return render_measurements(catalog, directive.options, directive.positional, link)
+    if directive.name == "related":
+        return render_related(catalog, directive.options, directive.positional, link)
     if directive.name == "artifacts":
         return render_artifacts(catalog, directive.options, link)
     if directive.name == "statements":
@@ -122,7 +125,7 @@ def _render_directive(directive: Directive, catalog: Catalog, lock: Lock, link: 
         return render_template("rules.html.j2", rules=applied)
     if directive.name == "explorer":
         return render_template("explorer.html.j2", **explorer_context(catalog, link))
-    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, family, families, explorer, labels, cells, grid, rules, scenario, scenarios, numbers, measurements, artifacts, statements, disagreements)")
+    raise RenderError("unknown directive (known: claims, claim, ref, engine, engines, coverage, compare, models, family, families, explorer, labels, cells, grid, rules, scenario, scenarios, numbers, measurements, related, artifacts, statements, disagreements)")
 
 
 def _ids(directive: Directive) -> tuple[str, ...]:

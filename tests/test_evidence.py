@@ -1,0 +1,92 @@
+"""A page's evidence files (tools/kbsite/evidence.py): what a page names is what its files hold, and only
+the fields kb.js draws; the built site's pages name a folder holding every claim their panels ask for."""
+
+import json
+import re
+
+import pytest
+
+from sitebuild import build_site, project_config
+from kbsite.evidence import Named, cite_bucket, evidence_dir, evidence_files, named_in, with_evidence_meta
+
+DATA = {
+    "labels": [{"id": "verified", "title": "Verified", "mark": "V"}],
+    "rows": [{"key": "device-gpu", "rules": ["r1"], "grades": "g", "meanings": {}, "title": "GPU", "note": None},
+             {"key": "other", "rules": ["r2"], "grades": "g", "meanings": {}, "title": "Other", "note": None}],
+    "rules": [{"id": "r1", "title": "One"}, {"id": "r2", "title": "Two"}],
+    "unknown_meaning": "not known",
+    "claims": [
+        {"id": "ncnn/a", "label": "verified", "text": "A.", "page": "p#a", "cites": [{"file": "x.cpp"}], "scope": "s", "note": "n"},
+        {"id": "mnn/b", "label": "verified", "text": "B.", "page": "p#b", "cites": [], "scope": None, "note": None},
+        {"id": "mnn/c", "label": "verified", "text": "C.", "page": "p#c", "cites": [{"file": "c.cpp"}], "scope": None, "note": None},
+    ],
+}
+
+
+def test_a_page_names_claims_under_cells_claims_with_cites_and_rows():
+    page = ('<tr data-row="device-gpu"><td><details class="kb-cell" data-evidence="ncnn/a mnn/b"></details></td></tr>'
+            '<details class="kb-cites" data-claim="mnn/c"></details><div data-claims="x.json"></div>')
+    named = named_in(page)
+    assert named.drawn == {"ncnn/a", "mnn/b"} and named.cited == {"mnn/c"} and named.rows == {"device-gpu"}
+    assert not named_in("<p>nothing to draw</p>")
+
+
+def test_the_files_hold_what_the_page_names_split_by_engine_and_cite_bucket():
+    files = evidence_files(DATA, Named(drawn={"ncnn/a", "mnn/b", "mnn/gone"}, cited={"mnn/c"}, rows={"device-gpu"}))
+    assert files["ncnn.json"] == {"claims": [{"id": "ncnn/a", "label": "verified", "text": "A.", "page": "p#a"}]}
+    assert [c["id"] for c in files["mnn.json"]["claims"]] == ["mnn/b"]  # an unknown id is left out
+    assert files["cites-0.json"] == {"claims": [{"id": "mnn/c", "cites": [{"file": "c.cpp"}], "scope": None}]}
+    assert [r["key"] for r in files["rubrics.json"]["rows"]] == ["device-gpu"]
+    assert files["rubrics.json"]["rules"] == [{"id": "r1", "title": "One"}]  # only the rules its rows apply
+    assert set(files) == {"ncnn.json", "mnn.json", "cites-0.json", "rubrics.json"}
+
+
+def test_the_cite_bucket_is_the_javascript_string_hash():
+    # kb.js: hash = (hash * 31 + charCodeAt(i)) % 2^32, then % buckets. "ab": 97 * 31 + 98 = 3105.
+    assert cite_bucket("ab", 10_000) == 3105 and cite_bucket("ab", 8) == 3105 % 8
+    long_id = "vllm-omni/" + "x" * 40
+    value = 0
+    for ch in long_id:
+        value = (value * 31 + ord(ch)) % 2**32
+    assert cite_bucket(long_id, 7) == value % 7
+    assert cite_bucket("é/π", 5) == ((0xE9 * 31 + ord("/")) * 31 + 0x3C0) % 5  # UTF-16 code units, as JavaScript reads
+
+
+def test_the_meta_names_the_folder_and_buckets():
+    named = Named(cited={f"e/{i}" for i in range(30)})
+    assert named.buckets == 2 and evidence_dir("engines/ncnn.md") == "evidence/engines/ncnn/"
+    page = with_evidence_meta("<html><head><title>t</title></head><body></body></html>", "../x/", named)
+    assert '<meta name="kb-evidence" content="../x/" data-cite-buckets="2"></head>' in page
+    assert with_evidence_meta("<p>no head</p>", "../x/", named) == "<p>no head</p>"
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    done = build_site(project_config(), out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_every_claim_a_built_page_asks_for_is_in_its_evidence_folder(built_site):
+    data = json.loads((built_site / "downloads" / "claims.json").read_text())
+    known = {c["id"] for c in data["claims"]}
+    checked = 0
+    for page in (p for p in built_site.rglob("index.html") if "assets" not in p.parts):
+        text = page.read_text()
+        meta = re.search(r'<meta name="kb-evidence" content="([^"]+)" data-cite-buckets="(\d+)">', text)
+        pieces = [json.loads((page.parent / href).read_text()) for href in set(re.findall(r'data-piece="([^"]+)"', text))]
+        named = named_in(text + "".join(html for piece in pieces for html in piece))
+        if not named:
+            continue
+        assert meta, page
+        folder, buckets = page.parent / meta.group(1), int(meta.group(2))
+        for claim_id in named.drawn & known:
+            held = json.loads((folder / f"{claim_id.split('/')[0]}.json").read_text())["claims"]
+            assert claim_id in {c["id"] for c in held}, (page, claim_id)
+            checked += 1
+        for claim_id in named.cited & known:
+            held = json.loads((folder / f"cites-{cite_bucket(claim_id, buckets)}.json").read_text())["claims"]
+            assert claim_id in {c["id"] for c in held}, (page, claim_id)
+            checked += 1
+    assert checked > 500

@@ -1,0 +1,112 @@
+"""Search answers: the theme's own search worker, in Chromium, over the built site's index, puts the page
+that answers each query first, finds the same pages for the spellings of one thing, and finds files and
+symbols a claim cites. Unit tests of the words that make it so (kbsite/searchwords.py) come first."""
+
+import shutil
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from kbsite.searchwords import code_files, file_words, variant_words, with_search_words
+from searching import first_pages
+from sitebuild import build_site, project_config
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+# A query, and the page a reader asking it should get first (why, when it is not the page's title).
+FIRST = {
+    "startup time": "analysis/figures/",  # the start-up times side by side; the site writes "start-up"
+    "start-up time": "analysis/figures/",
+    "patch.py": "edge/environment/",  # where the study's CPU patches live, and that they are not upstream
+    "vulkan": "engines/ncnn/",  # ncnn's only GPU path is Vulkan
+    "prefill": "edge/comparisons/",
+    "csv": "analysis/explorer/",  # the explorer exports its rows as CSV
+    "explorer": "analysis/explorer/",
+    "barge-in": "analysis/scenarios/barge-in/",
+    "iphone": "analysis/scenarios/tts-iphone-app/",
+    "raspberry pi": "analysis/scenarios/tts-raspberry-pi/",
+    "ios binary size": "analysis/scenarios/smallest-ios-binary/",
+    "8 gb board": "analysis/scenarios/memory-8gb-board/",
+    "windows desktop": "analysis/scenarios/tts-windows-desktop/",
+    "datacenter serving": "analysis/scenarios/tts-datacenter-serving/",
+    "android streaming": "analysis/scenarios/tts-android-streaming/",
+    "gguf": "engines/llama_cpp/",
+    "pnnx": "engines/ncnn/",
+    "xnnpack": "engines/executorch/",
+    "opencl": "engines/mnn/",
+    "torch.export": "engines/executorch/",
+    "paged attention": "engines/vllm/",
+    "shared facts": "analysis/shared_facts/",
+    "disagreements": "analysis/disagreements/",
+    "model families": "models/",
+    "citecheck": "maintainers/",
+    "CosyVoice": "models/cosyvoice/",
+    "load_param": "engines/ncnn/",  # a symbol ncnn's claims cite, not written in their text
+    "Extractor": "engines/ncnn/",
+    "ncnn/vulkan-layer-count": "engines/ncnn/",  # a claim id
+}
+# Spellings of one thing, which must find the same pages in the same order.
+SAME = [("quantisation", "quantization"), ("kv cache", "kvcache", "kv-cache"),
+        ("optimisation", "optimization")]
+
+
+def test_other_spellings_of_what_a_text_says():
+    words = variant_words("<p>The <em>start-up</em> time of the KV cache after quantisation, optimised.</p>")
+    assert {"startup", "kvcache", "kv-cache", "quantization", "optimized"} <= words
+    assert "start-up" not in words and variant_words("raise the limit") == set()
+    assert variant_words("precise advice") == set()  # -ise words outside the list keep their spelling
+
+
+def test_file_names_and_symbols_as_a_reader_types_them():
+    assert file_words(["vllm_omni/patch.py", "Net::load_param", "GPUModelRunner.execute_model", "claims.csv"]) == {
+        "patch.py", "py", "load_param", "execute_model", "claims.csv", "csv"}
+    assert file_words(["src/net.cpp"], extensions=False) == {"net.cpp"}
+    assert code_files("<p><code>vllm_omni/patch.py</code>, <code>x = 1</code> and <code>claims.csv</code></p>") == [
+        "vllm_omni/patch.py", "claims.csv"]
+
+
+def test_the_index_gains_fields_weights_and_words_it_lacked():
+    index = {"config": {"fields": {"title": {"boost": 1000}, "text": {"boost": 1}}}, "docs": [
+        {"location": "a/", "title": "Start-up", "text": "<p>See <code>src/patch.py</code>.</p>"},
+        {"location": "a/#claim-x", "title": "e/x (Verified)", "text": "<p>It quantises.</p>"},
+    ]}
+    with_search_words(index, {"a/": ["vulkan"]}, {"a/#claim-x": ["src/runner.cpp", "Runner::step"]})
+    page, claim = index["docs"]
+    assert index["config"]["fields"]["words"] == {"boost": 1} and index["config"]["fields"]["topics"]["boost"] == 1000
+    assert set(page["topics"].split()) == {"vulkan", "startup"}  # a title's spelling weighs as the title
+    assert set(page["words"].split()) == {"patch.py", "py"} and page["boost"] == 2
+    assert set(claim["words"].split()) == {"quantizes", "runner.cpp", "step"} and "boost" not in claim
+
+
+@pytest.fixture(scope="module")
+def tab(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    done = build_site(project_config(), out)
+    assert done.returncode == 0, done.stderr
+    import functools
+    import http.server
+    import threading
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/", wait_until="load")
+        yield page
+        browser.close()
+    server.shutdown()
+
+
+def test_each_query_puts_its_answering_page_first(tab):
+    assert len(FIRST) >= 20
+    got = first_pages(tab, list(FIRST))
+    wrong = {query: got[query][:3] for query, page in FIRST.items() if got[query][:1] != [page]}
+    assert wrong == {}
+
+
+def test_the_spellings_of_one_thing_find_the_same_pages(tab):
+    got = first_pages(tab, [query for group in SAME for query in group])
+    for group in SAME:
+        assert got[group[0]], group
+        assert all(got[query][:5] == got[group[0]][:5] for query in group), {query: got[query][:5] for query in group}

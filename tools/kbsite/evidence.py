@@ -1,0 +1,102 @@
+"""A page's evidence in small JSON files of its own, so that opening the first panel costs tens of
+kilobytes, not the whole of downloads/claims.json (which stays the download and the explorer's data).
+
+What kb.js draws, and from which file of the page's folder `evidence/<page>/`:
+
+- a verdict cell's or a scenario answer's claims (`data-evidence`): `<engine>.json`, the claims of that
+  engine the page names this way, with only their id, label, text and page;
+- a claim's cites (`data-claim`): `cites-<n>.json`, the cites and scope of the cited claims whose id
+  hashes to bucket n (`cite_bucket`, computed the same way by kb.js), a few kilobytes each;
+- a row's rubric (`data-row`, `data-rows`) and the labels: `rubrics.json`.
+
+The page's <meta name="kb-evidence"> names the folder and the number of cite buckets. Pure: the MkDocs
+glue collects what each page names and writes the files.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+META_NAME = "kb-evidence"
+CITES_PER_BUCKET = 24  # cited claims per cites file, on average
+
+_EVIDENCE = re.compile(r'\sdata-evidence="([^"]*)"')
+_CITED = re.compile(r'\sdata-claim="([^"]*)"')
+_ROWS = re.compile(r'\sdata-rows?="([^"]*)"')
+
+
+@dataclass
+class Named:
+    """What one page's panels draw: claims under cells and answers, claims whose cites open, rows."""
+
+    drawn: set[str] = field(default_factory=set)
+    cited: set[str] = field(default_factory=set)
+    rows: set[str] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.drawn or self.cited or self.rows)
+
+    @property
+    def buckets(self) -> int:
+        return max(1, -(-len(self.cited) // CITES_PER_BUCKET))
+
+
+def evidence_dir(page_src: str) -> str:
+    """The folder of a docs page's evidence in the site, e.g. `evidence/engines/ncnn/`."""
+    return posixpath.join("evidence", posixpath.splitext(page_src)[0]) + "/"
+
+
+def named_in(page_html: str) -> Named:
+    """The claim ids and row keys `page_html` asks kb.js to draw."""
+    named = Named()
+    for pattern, into in ((_EVIDENCE, named.drawn), (_CITED, named.cited), (_ROWS, named.rows)):
+        for match in pattern.finditer(page_html):
+            into.update(html.unescape(match.group(1)).split())
+    return named
+
+
+def engine_of(claim_id: str) -> str:
+    """The engine a claim id belongs to: its first part (`ncnn/vulkan-only-gpu` -> `ncnn`)."""
+    return claim_id.split("/", 1)[0]
+
+
+def cite_bucket(claim_id: str, buckets: int) -> int:
+    """Which cites file holds a claim: a 32-bit rolling hash of its id's UTF-16 code units (as JavaScript
+    reads a string), modulo the page's number of buckets."""
+    value = 0
+    encoded = claim_id.encode("utf-16-le")
+    for index in range(0, len(encoded), 2):
+        value = (value * 31 + int.from_bytes(encoded[index:index + 2], "little")) % 2**32
+    return value % buckets
+
+
+def evidence_files(data: dict, named: Named) -> dict[str, dict]:
+    """File name in the page's folder -> its content, from claims.json's `data`. An id not among the claims
+    is left out (kb.js then shows the id alone)."""
+    files: dict[str, dict] = {}
+    rows = [row for row in data["rows"] if row["key"] in named.rows]
+    applied = {rule for row in rows for rule in row["rules"]}
+    files["rubrics.json"] = {
+        "labels": data["labels"], "rows": rows, "rules": [rule for rule in data["rules"] if rule["id"] in applied],
+        "unknown_meaning": data["unknown_meaning"],
+    }
+    for claim in data["claims"]:
+        if claim["id"] in named.drawn:
+            entry = {key: claim[key] for key in ("id", "label", "text", "page")}
+            files.setdefault(f"{engine_of(claim['id'])}.json", {"claims": []})["claims"].append(entry)
+        if claim["id"] in named.cited:
+            entry = {"id": claim["id"], "cites": claim["cites"], "scope": claim["scope"]}
+            name = f"cites-{cite_bucket(claim['id'], named.buckets)}.json"
+            files.setdefault(name, {"claims": []})["claims"].append(entry)
+    return files
+
+
+def with_evidence_meta(page_html: str, href: str, named: Named) -> str:
+    """`page_html` with a <meta> naming its evidence folder and cite buckets at the end of its head."""
+    if "</head>" not in page_html:
+        return page_html
+    meta = f'<meta name="{META_NAME}" content="{html.escape(href)}" data-cite-buckets="{named.buckets}">'
+    return page_html.replace("</head>", meta + "</head>", 1)
