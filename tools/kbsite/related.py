@@ -46,7 +46,7 @@ def render_related(catalog: Catalog, options: dict[str, str], ids: tuple[str, ..
     fields = {key: [str(claim.provenance.get(key, "")) for claim in claims] for key, _ in FIELDS}
     differing = [(key, title) for key, title in FIELDS if len(set(fields[key])) > 1]
     same = [(title, first_clause(fields[key][0])) for key, title in FIELDS if len(set(fields[key])) == 1 and fields[key][0]]
-    rows = [{"claim": claim, "href": claim_href(claim, link), "engine": catalog.engines[claim.engine].name,
+    rows = [{"claim": claim, "href": claim_href(claim, link), "engine": catalog.owner(claim.engine).name,
              "cells": [fields[key][index] for key, _ in differing]} for index, claim in enumerate(claims)]
     return render_template("related.html.j2", quantity=quantity, unit=units[0], rows=rows,
                            differing=[title for _, title in differing], same=same)
