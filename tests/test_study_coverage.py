@@ -124,3 +124,8 @@ def test_a_document_read_at_another_commit_is_linked_and_named_there(tmp_path):
     html = render_page("<!-- kb:statements -->", "analysis/study_coverage.md", catalog, Lock())
     assert f'href="https://github.com/example/study/blob/{other}/docs/edge/laptop.md"' in html
     assert "at <code>4e3e8a1ebcf6</code>" in html and "read at its commit <code>9264ff81ab29</code> unless" in html
+    laptop_side = DISAGREEMENT.replace("source: docs/b.md", "source: docs/edge/laptop.md")
+    catalog = load_catalog(project(tmp_path / "d", COVERAGE.replace("    title:", f"    commit: {other}\n    title:"),
+                                   disagreements=laptop_side))
+    html = render_page("<!-- kb:disagreements -->", "analysis/disagreements.md", catalog, Lock())
+    assert f"blob/{other}/docs/edge/laptop.md" in html and "blob/9264ff81ab291bc34360ba38cdd18ef75bc34007/docs/a.md" in html

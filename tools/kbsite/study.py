@@ -40,9 +40,11 @@ def render_disagreements(catalog: Catalog, options: dict[str, str], link: Linker
     if options:
         raise RenderError(f"takes no option (got {', '.join(sorted(options))})")
     inventory = _inventory(catalog)
+    # A source page read at another commit (its coverage file says which) is linked there.
+    read_at = {c.document: c.commit for c in catalog.study_coverage if c.commit}
     rows = [{"d": d, "refs": [render_ref(claim_named(catalog, r), link) for r in d.records],
              "sides": [{"value": value, "source": source, "where": where,
-                         "url": https_url(inventory.repository, "blob", inventory.commit, source)}
+                         "url": https_url(inventory.repository, "blob", read_at.get(source, inventory.commit), source)}
                         for value, source, where in d.values]}
             for d in catalog.disagreements]
     return render_template("disagreements.html.j2", rows=rows)
