@@ -28,6 +28,7 @@ def test_a_page_names_claims_under_cells_claims_with_cites_and_rows():
             '<details class="kb-cites" data-claim="mnn/c"></details><div data-claims="x.json"></div>')
     named = named_in(page)
     assert named.drawn == {"ncnn/a", "mnn/b"} and named.cited == {"mnn/c"} and named.rows == {"device-gpu"}
+    assert named.by_row == {"device-gpu": {"ncnn/a", "mnn/b"}}
     assert not named_in("<p>nothing to draw</p>")
 
 
@@ -39,6 +40,9 @@ def test_the_files_hold_what_the_page_names_split_by_engine_and_cite_bucket():
     assert [r["key"] for r in files["rubrics.json"]["rows"]] == ["device-gpu"]
     assert files["rubrics.json"]["rules"] == [{"id": "r1", "title": "One"}]  # only the rules its rows apply
     assert set(files) == {"ncnn.json", "mnn.json", "cites-0.json", "rubrics.json"}
+    row = evidence_files(DATA, Named(drawn={"ncnn/a"}, rows={"device-gpu"}, by_row={"device-gpu": {"ncnn/a"}}))["row-device-gpu.json"]
+    assert [c["id"] for c in row["claims"]] == ["ncnn/a"] and [r["key"] for r in row["rows"]] == ["device-gpu"]
+    assert row["rules"] == [{"id": "r1", "title": "One"}] and row["labels"] == DATA["labels"]
 
 
 def test_the_cite_bucket_is_the_javascript_string_hash():
@@ -84,6 +88,10 @@ def test_every_claim_a_built_page_asks_for_is_in_its_evidence_folder(built_site)
         for claim_id in named.drawn & known:
             held = json.loads((folder / f"{claim_id.split('/')[0]}.json").read_text())["claims"]
             assert claim_id in {c["id"] for c in held}, (page, claim_id)
+            checked += 1
+        for key, under in named.by_row.items():
+            held = json.loads((folder / f"row-{key}.json").read_text())["claims"]
+            assert under & known <= {c["id"] for c in held}, (page, key)
             checked += 1
         for claim_id in named.cited & known:
             held = json.loads((folder / f"cites-{cite_bucket(claim_id, buckets)}.json").read_text())["claims"]

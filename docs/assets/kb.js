@@ -73,7 +73,8 @@
 
   // What a panel draws, from the page's evidence folder (tools/kbsite/evidence.py names it in a <meta>):
   // the rubrics, and the claims `ids` (their texts from the engine's file, or with `cites` their cites
-  // from the bucket each id hashes to). A page without the folder reads downloads/claims.json.
+  // from the bucket each id hashes to), or, for a cell of matrix row `row`, that row's file. A page
+  // without the folder reads downloads/claims.json.
   var META = document.querySelector('meta[name="kb-evidence"]');
   var FOLDER = META && new URL(META.content, location.href).href;
   var BUCKETS = META ? Number(META.dataset.citeBuckets) || 1 : 1;
@@ -82,8 +83,15 @@
     for (var i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) % 4294967296;
     return hash % BUCKETS;
   }
-  function evidence(ids, cites) {
+  function evidence(ids, cites, row) {
     if (!FOLDER) return claimsData(new URL("downloads/claims.json", root).href);
+    if (row) {  // a matrix row's own file: its cells' claims, the labels and its rubric in one request
+      return json(FOLDER + "row-" + row + ".json").then(function (data) {
+        var byId = new Map();
+        data.claims.forEach(function (claim) { byId.set(claim.id, claim); });
+        return shaped(data, byId);
+      });
+    }
     var files = ["rubrics.json"];
     ids.forEach(function (id) {
       var name = cites ? "cites-" + bucketOf(id) + ".json" : id.split("/")[0] + ".json";
@@ -176,12 +184,16 @@
   }
 
   function idsOf(details) { return details.dataset.evidence.split(" ").filter(Boolean); }
+  function rowOf(details) {  // the matrix row a cell stands in, whose file holds its claims
+    var row = details.closest("tr[data-row]");
+    return row ? row.dataset.row : null;
+  }
 
   // A verdict cell's evidence: its derived label, then each claim it rests on with its text.
   function drawEvidence(details) {
     var panel = element("div", "kb-evidence");
     details.appendChild(panel);
-    drawFromClaims(panel, evidence(idsOf(details), false), function (data) {
+    drawFromClaims(panel, evidence(idsOf(details), false, rowOf(details)), function (data) {
       setTimeout(function () { panel.dispatchEvent(new CustomEvent("kb:drawn", {bubbles: true})); });
       var fragment = document.createDocumentFragment();
       var ids = idsOf(details);
@@ -629,7 +641,7 @@
     function intent(event) {
       var details = event.target.closest && event.target.closest("details.kb-cell[data-evidence], details.kb-cites");
       if (!details || details.dataset.kbDrawn) return;
-      (details.dataset.claim ? evidence([details.dataset.claim], true) : evidence(idsOf(details), false)).catch(function () {});
+      (details.dataset.claim ? evidence([details.dataset.claim], true) : evidence(idsOf(details), false, rowOf(details))).catch(function () {});
     }
     document.addEventListener("pointerover", intent, {passive: true});
     document.addEventListener("focusin", intent);

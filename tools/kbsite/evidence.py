@@ -7,7 +7,9 @@ What kb.js draws, and from which file of the page's folder `evidence/<page>/`:
   engine the page names this way, with only their id, label, text and page;
 - a claim's cites (`data-claim`): `cites-<n>.json`, the cites and scope of the cited claims whose id
   hashes to bucket n (`cite_bucket`, computed the same way by kb.js), a few kilobytes each;
-- a row's rubric (`data-row`, `data-rows`) and the labels: `rubrics.json`.
+- a row's rubric (`data-row`, `data-rows`) and the labels: `rubrics.json`;
+- a matrix row's cells (`<tr data-row="KEY">`): `row-KEY.json`, the claims under that row's cells with the
+  labels and that row's rubric, so that a cell's panel is one small request.
 
 The page's <meta name="kb-evidence"> names the folder and the number of cite buckets. Pure: the MkDocs
 glue collects what each page names and writes the files.
@@ -26,6 +28,7 @@ CITES_PER_BUCKET = 24  # cited claims per cites file, on average
 _EVIDENCE = re.compile(r'\sdata-evidence="([^"]*)"')
 _CITED = re.compile(r'\sdata-claim="([^"]*)"')
 _ROWS = re.compile(r'\sdata-rows?="([^"]*)"')
+_ROW = re.compile(r'<tr\s[^>]*?\bdata-row="([\w.-]+)"[^>]*>(.*?)</tr>', re.S)
 
 
 @dataclass
@@ -35,6 +38,7 @@ class Named:
     drawn: set[str] = field(default_factory=set)
     cited: set[str] = field(default_factory=set)
     rows: set[str] = field(default_factory=set)
+    by_row: dict[str, set[str]] = field(default_factory=dict)  # a matrix row's key -> the claims under its cells
 
     def __bool__(self) -> bool:
         return bool(self.drawn or self.cited or self.rows)
@@ -55,6 +59,10 @@ def named_in(page_html: str) -> Named:
     for pattern, into in ((_EVIDENCE, named.drawn), (_CITED, named.cited), (_ROWS, named.rows)):
         for match in pattern.finditer(page_html):
             into.update(html.unescape(match.group(1)).split())
+    for row in _ROW.finditer(page_html):
+        under = {claim for match in _EVIDENCE.finditer(row.group(2)) for claim in html.unescape(match.group(1)).split()}
+        if under:
+            named.by_row.setdefault(row.group(1), set()).update(under)
     return named
 
 
@@ -83,6 +91,15 @@ def evidence_files(data: dict, named: Named) -> dict[str, dict]:
         "labels": data["labels"], "rows": rows, "rules": [rule for rule in data["rules"] if rule["id"] in applied],
         "unknown_meaning": data["unknown_meaning"],
     }
+    by_key = {row["key"]: row for row in data["rows"]}
+    rules = {rule["id"]: rule for rule in data["rules"]}
+    for key, under in named.by_row.items():
+        row = [by_key[key]] if key in by_key else []
+        files[f"row-{key}.json"] = {
+            "labels": data["labels"], "rows": row, "rules": [rules[r] for r in (row[0]["rules"] if row else []) if r in rules],
+            "unknown_meaning": data["unknown_meaning"],
+            "claims": [{k: claim[k] for k in ("id", "label", "text", "page")} for claim in data["claims"] if claim["id"] in under],
+        }
     for claim in data["claims"]:
         if claim["id"] in named.drawn:
             entry = {key: claim[key] for key in ("id", "label", "text", "page")}

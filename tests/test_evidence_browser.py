@@ -1,0 +1,87 @@
+"""Evidence on demand in Chromium: a panel reads its page's small evidence files, never the whole
+claims.json, and the ncnn page's first cite panel fits a phone; the search index waits for the reader."""
+
+import functools
+import http.server
+import shutil
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from sitebuild import build_site, project_config
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    done = build_site(project_config(), out)
+    assert done.returncode == 0, done.stderr
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield browser, f"http://127.0.0.1:{server.server_address[1]}/"
+        browser.close()
+    server.shutdown()
+
+
+def tab(browser, width):
+    page = browser.new_page(viewport={"width": width, "height": 844 if width < 600 else 900})
+    page.requests = []
+    page.on("request", lambda request: page.requests.append(request.url))
+    return page
+
+
+def test_a_verdict_cells_evidence_reads_the_pages_own_files(site):
+    browser, base = site
+    page = tab(browser, 1400)
+    page.goto(base + "analysis/comparison/", wait_until="load")
+    cell = page.locator('td[data-engine="ncnn"] details.kb-cell').first
+    cell.locator("summary").click()
+    cell.locator(".kb-evidence li a.kb-ref").first.wait_for(timeout=20000)
+    assert cell.locator(".kb-rubric-note").count() == 1  # the row's rubric, from rubrics.json
+    fetched = [url for url in page.requests if "/evidence/" in url or "claims.json" in url]
+    row = cell.locator("xpath=ancestor::tr[1]").get_attribute("data-row")
+    assert fetched == [f"{base}evidence/analysis/comparison/row-{row}.json"]  # one small file: the row's
+    assert not [url for url in fetched if "claims.json" in url]
+    page.close()
+
+
+def test_the_ncnn_pages_first_cite_panel_fits_a_phone(site):
+    browser, base = site
+    page = tab(browser, 390)
+    page.goto(base + "engines/ncnn/", wait_until="load")
+    page.locator("section.kb-claims").first.scroll_into_view_if_needed()
+    cites = page.locator("details.kb-cites").first
+    cites.wait_for(timeout=20000)
+    cites.locator("summary").click()
+    links = cites.locator(".kb-cites-list a.kb-cite")
+    links.first.wait_for(timeout=20000)
+    cites.evaluate("element => element.scrollIntoView({block: 'center'})")
+    box = cites.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    for index in range(links.count()):
+        link = links.nth(index).bounding_box()
+        assert link["x"] >= 0 and link["x"] + link["width"] <= 390, link
+    assert [url for url in page.requests if "/evidence/engines/ncnn/cites-" in url]
+    assert not [url for url in page.requests if "claims.json" in url]
+    page.close()
+
+
+def test_the_search_index_waits_for_the_reader_or_for_load(site):
+    browser, base = site
+    page = tab(browser, 1400)
+    page.goto(base + "analysis/scenarios/barge-in/", wait_until="domcontentloaded")
+    assert not [url for url in page.requests if "search_index.json" in url]
+    page.locator("input.md-search__input").click()  # reaching for search asks for it at once
+    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.endsWith('search_index.json'))",
+                           timeout=10000)
+    page.keyboard.type("barge-in")
+    page.locator(".md-search-result__item").first.wait_for(timeout=30000)
+    page.close()
