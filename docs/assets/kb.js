@@ -272,12 +272,21 @@
     var later = document.querySelectorAll("section.kb-later");
     if (!later.length) return;
     if (!("IntersectionObserver" in window)) { later.forEach(renderSection); return; }
+    // One list at a time, in page order: empty lists stack where they wait, so many seem near at first;
+    // once the first is drawn, the others near it are asked again (observing anew reports where they now are).
     var observer = new IntersectionObserver(function (entries) {
-      entries.forEach(function (entry) {
-        if (!entry.isIntersecting) return;
-        observer.unobserve(entry.target);
-        renderSection(entry.target);
-      });
+      var near = entries.filter(function (entry) { return entry.isIntersecting; }).map(function (entry) { return entry.target; });
+      if (!near.length) return;
+      near.sort(function (a, b) { return a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1; });
+      observer.unobserve(near[0]);
+      function again() {
+        near.slice(1).forEach(function (section) {
+          if (!section.classList.contains("kb-later")) return;
+          observer.unobserve(section);
+          observer.observe(section);
+        });
+      }
+      renderSection(near[0]).then(again, again);
     }, {rootMargin: "1200px 0px"});
     later.forEach(function (section) { observer.observe(section); });
   }

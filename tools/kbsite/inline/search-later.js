@@ -2,7 +2,7 @@
 // bundle requests the search index (a few hundred kilobytes) as soon as it starts, where it would compete
 // with the page and the first evidence a reader opens. This holds that one request back until the reader
 // reaches for search (the box or its button focused, pressed or pointed at, or the theme's keys f, s, /)
-// or until a second after `load`, whichever comes first.
+// or until `load`, whichever comes first.
 (function () {
   var send = XMLHttpRequest.prototype.send, open = XMLHttpRequest.prototype.open, waiting = [], released = false;
   function release() {
@@ -28,5 +28,5 @@
   ["pointerover", "pointerdown", "focusin", "keydown"].forEach(function (type) {
     document.addEventListener(type, intent, {capture: true, passive: true});
   });
-  addEventListener("load", function () { setTimeout(release, 1000); });
+  addEventListener("load", function () { setTimeout(release, 0); });
 })();
