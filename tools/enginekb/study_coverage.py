@@ -37,6 +37,7 @@ class DocumentCoverage:
     title: str
     statements: tuple[Statement, ...]
     path: Path
+    commit: str | None = None  # the study commit it was read at, when not the inventory's
 
     @property
     def recorded(self) -> int:
@@ -59,7 +60,7 @@ def load_coverage(located: LocatedYaml, schema_path: Path, problems: list[Proble
     return DocumentCoverage(data["document"], data["title"], tuple(
         Statement(" ".join(s["says"].split()), s.get("where"), tuple(s.get("recorded", ())), s.get("not_recorded"),
                   located.line_of(("statements", index)))
-        for index, s in enumerate(data["statements"])), located.path)
+        for index, s in enumerate(data["statements"])), located.path, data.get("commit"))
 
 
 def check_coverage(catalog: Catalog, problems: list[Problem]) -> None:

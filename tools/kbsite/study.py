@@ -25,9 +25,10 @@ def render_statements(catalog: Catalog, options: dict[str, str], link: Linker) -
     for coverage in sorted(catalog.study_coverage, key=lambda c: c.document):
         statements = [{"statement": s, "refs": [render_ref(claim_named(catalog, r), link, short=True) for r in s.recorded]}
                       for s in coverage.statements]
+        read_at = coverage.commit or inventory.commit
         documents.append({"coverage": coverage, "statements": statements, "percent": round(100 * coverage.share),
-                          "below": coverage.share < TARGET,
-                          "url": https_url(inventory.repository, "blob", inventory.commit, coverage.document)})
+                          "below": coverage.share < TARGET, "read_at": read_at if read_at != inventory.commit else None,
+                          "url": https_url(inventory.repository, "blob", read_at, coverage.document)})
     total = sum(len(c.statements) for c in catalog.study_coverage)
     recorded = sum(c.recorded for c in catalog.study_coverage)
     return render_template("statements.html.j2", documents=documents, total=total, recorded=recorded,
