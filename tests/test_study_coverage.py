@@ -107,6 +107,19 @@ def test_each_disagreement_rule_is_an_error(tmp_path, capsys, text, message):
     assert "claims/study-disagreements.yaml:" in err and message in err
 
 
+def test_a_document_read_at_another_commit_links_there_and_says_so(tmp_path, capsys):
+    other = "4e3e8a1ebcf6a91e3a9ba0e5a5abadff0bba8306"
+    catalog = load_catalog(project(tmp_path, COVERAGE.replace("    title: A laptop run\n",
+                                                               f"    title: A laptop run\n    commit: {other}\n")))
+    html = render_page("<!-- kb:statements -->", "analysis/study_coverage.md", catalog, Lock())
+    assert f'href="https://github.com/example/study/blob/{other}/docs/edge/laptop.md"' in html
+    assert "(read at <code>4e3e8a1ebcf6</code>)" in html
+    code, _, err = run(project(tmp_path / "bad", COVERAGE.replace("    title: A laptop run\n",
+                                                                  "    title: A laptop run\n    commit: 4e3e8a1\n")),
+                       capsys, "lint")
+    assert code == 2 and "claims/study-coverage/laptop.yaml:" in err and "a full 40-character commit" in err
+
+
 def test_pages_show_counts_reasons_and_both_values_escaped(tmp_path):
     catalog = load_catalog(project(tmp_path, disagreements=DISAGREEMENT))
     html = render_page("<!-- kb:statements -->", "analysis/study_coverage.md", catalog, Lock())
@@ -114,6 +127,7 @@ def test_pages_show_counts_reasons_and_both_values_escaped(tmp_path):
     assert "<b>iGPU</b>" not in html and "&lt;b&gt;iGPU&lt;/b&gt;" in html
     assert "50% (below 80%)" in html and "A plan, not a finding." in html
     assert 'href="https://github.com/example/study/blob/9264ff81ab291bc34360ba38cdd18ef75bc34007/docs/edge/laptop.md"' in html
+    assert "read at <code>" not in html.split("</p>", 1)[1]  # the inventory's commit is not repeated per row
     html = render_page("<!-- kb:disagreements -->", "analysis/disagreements.md", catalog, Lock())
     assert "19.6 s" in html and "about 30 s" in html and "The site uses: <strong>19.6 s</strong>" in html
 
