@@ -107,13 +107,7 @@ def test_each_disagreement_rule_is_an_error(tmp_path, capsys, text, message):
     assert "claims/study-disagreements.yaml:" in err and message in err
 
 
-def test_a_document_read_at_another_commit_links_there_and_says_so(tmp_path, capsys):
-    other = "4e3e8a1ebcf6a91e3a9ba0e5a5abadff0bba8306"
-    catalog = load_catalog(project(tmp_path, COVERAGE.replace("    title: A laptop run\n",
-                                                               f"    title: A laptop run\n    commit: {other}\n")))
-    html = render_page("<!-- kb:statements -->", "analysis/study_coverage.md", catalog, Lock())
-    assert f'href="https://github.com/example/study/blob/{other}/docs/edge/laptop.md"' in html
-    assert "(read at <code>4e3e8a1ebcf6</code>)" in html
+def test_a_coverage_commit_that_is_not_a_full_sha_is_refused(tmp_path, capsys):
     code, _, err = run(project(tmp_path / "bad", COVERAGE.replace("    title: A laptop run\n",
                                                                   "    title: A laptop run\n    commit: 4e3e8a1\n")),
                        capsys, "lint")
