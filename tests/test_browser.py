@@ -354,7 +354,7 @@ def test_every_page_passes_axe_and_stays_within_its_element_budget(page, served_
 def test_the_figure_and_artifact_tables_filter_and_keep_their_filters_in_the_url(page, served_site):
     catalog = load_catalog(PROJECT)
     measured = [c for c in catalog.claims if c.measurement]
-    page.goto(f"{served_site}/analysis/figures/")
+    page.goto(f"{served_site}/analysis/all_figures/")
     every = page.locator(".kb-measurements", has=page.locator("select[name=page]")).last
     every.locator("select[name=page]").select_option("phone-npu")
     expected = sum(1 for c in measured if c.report == "phone-npu")

@@ -67,8 +67,9 @@ def test_every_page_and_the_search_index_are_within_their_budgets(built_site):
     assert len(pages) > 15 and heavy == {}
     # 1.2 MB while every page fetched the index at once; it now waits for the reader or for `load`
     # (kbsite/inline/search-later.js), and the words that find pages by other spellings, file names and
-    # symbols (kbsite/searchwords.py) cost about 130 KB. What a reader waits for is in site_bench.py.
-    assert (built_site / "search" / "search_index.json").stat().st_size <= 1_400_000
+    # symbols (kbsite/searchwords.py) cost about 130 KB; at 1,880 claims it is 1.41 MB. What a reader waits for
+    # is in site_bench.py.
+    assert (built_site / "search" / "search_index.json").stat().st_size <= 1_500_000
 
 
 def test_each_waiting_claim_list_names_an_entry_of_its_pages_piece(built_site):
