@@ -109,11 +109,16 @@ def test_searching_a_claim_id_lands_on_that_claim(page, served_site):
     page.locator("input.md-search__input").click()
     page.keyboard.type(claim_id, delay=20)
     first = page.locator(".md-search-result__item").first
-    first.wait_for(timeout=20000)
-    assert claim_id in first.inner_text()  # the first result is the claim's page, with the claim in it
+    # Results follow the typing (and the index arrives only when the search is opened): the first result
+    # for the whole id, once the list has caught up, is the claim's page with the claim in it.
+    page.wait_for_function("id => (document.querySelector('.md-search-result__item') || {}).innerText?.includes(id)",
+                           arg=claim_id, timeout=20000)
+    assert claim_id in first.inner_text()
     first.locator("a[href*='#claim-ncnn-vulkan-layer-count']").first.click()
     page.wait_for_url(re.compile(r".*/engines/ncnn/(\?[^#]*)?#claim-ncnn-vulkan-layer-count$"), timeout=10000)
-    assert page.locator("#claim-ncnn-vulkan-layer-count").is_visible()
+    claim = page.locator("#claim-ncnn-vulkan-layer-count")
+    claim.wait_for(timeout=10000)  # the page's claim lists are filled piece by piece after load
+    assert claim.is_visible()
 
 
 def test_a_permalinked_claim_is_highlighted_and_not_under_the_header(page, served_site):
