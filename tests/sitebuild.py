@@ -24,6 +24,14 @@ def project_config() -> Path:
     return PROJECT / "mkdocs.yml"
 
 
+def built_project_site(tmp_path_factory) -> Path:
+    """The project's own site, built strictly into a fresh temporary folder (a module fixture's body)."""
+    out = tmp_path_factory.mktemp("site")
+    done = build_site(project_config(), out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
 def site_for(root: Path, pages: dict[str, str]) -> Path:
     """Docs `pages` (path under docs/ -> Markdown) beside the claims of project `root`, with the
     project's own mkdocs.yml (its Markdown extensions and theme), hook and assets; the config's path."""

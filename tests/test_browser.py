@@ -16,7 +16,7 @@ from playwright.sync_api import sync_playwright
 
 from enginekb.load import load_catalog
 from kbsite.templating import plain
-from sitebuild import build_site, project_config
+from sitebuild import built_project_site
 from upstream import PROJECT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -28,9 +28,7 @@ COUNT_AT_LOAD = "addEventListener('load', () => { window.kbElementsAtLoad = docu
 
 @pytest.fixture(scope="module")
 def site_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    done = build_site(project_config(), out)
-    assert done.returncode == 0, done.stderr
+    out = built_project_site(tmp_path_factory)
     return out
 
 

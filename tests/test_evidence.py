@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from sitebuild import build_site, project_config
+from sitebuild import built_project_site
 from kbsite.evidence import Named, cite_bucket, evidence_dir, evidence_files, named_in, with_evidence_meta
 
 DATA = {
@@ -66,9 +66,7 @@ def test_the_meta_names_the_folder_and_buckets():
 
 @pytest.fixture(scope="module")
 def built_site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    done = build_site(project_config(), out)
-    assert done.returncode == 0, done.stderr
+    out = built_project_site(tmp_path_factory)
     return out
 
 

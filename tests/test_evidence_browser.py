@@ -9,16 +9,14 @@ import threading
 import pytest
 from playwright.sync_api import sync_playwright
 
-from sitebuild import build_site, project_config
+from sitebuild import built_project_site
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    done = build_site(project_config(), out)
-    assert done.returncode == 0, done.stderr
+    out = built_project_site(tmp_path_factory)
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
     handler.log_message = lambda *args: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)

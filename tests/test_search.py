@@ -9,7 +9,7 @@ from playwright.sync_api import sync_playwright
 
 from kbsite.searchwords import code_files, file_words, variant_words, with_search_words
 from searching import first_pages
-from sitebuild import build_site, project_config
+from sitebuild import built_project_site
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -80,9 +80,7 @@ def test_the_index_gains_fields_weights_and_words_it_lacked():
 
 @pytest.fixture(scope="module")
 def tab(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    done = build_site(project_config(), out)
-    assert done.returncode == 0, done.stderr
+    out = built_project_site(tmp_path_factory)
     import functools
     import http.server
     import threading
