@@ -51,7 +51,7 @@ SHARED_FACTS_KEY = "shared-facts"
 def _page_key(claim: Claim) -> str:
     """The page filter's key of a row: its report; a shared fact outside any report (a device's own figure, a vendor
     runtime's) is filed under the shared facts, never under an engine."""
-    return claim.report or (SHARED_FACTS_KEY if claim.engine == CONTEXT_OWNER else claim.report)
+    return SHARED_FACTS_KEY if claim.engine == CONTEXT_OWNER and not claim.report else claim.report
 
 
 def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[str, ...], link: Linker) -> str:
@@ -64,6 +64,7 @@ def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[st
     if options.get("anchors", "yes") not in ("yes", "no"):
         raise RenderError("anchors= takes yes or no")
     claims = measured_claims(catalog, options, ids)
+    keys = {claim.id: _page_key(claim) for claim in claims}
     pages = sorted({claim.report for claim in claims if claim.report})
     rows = [{
         "claim": claim, "href": claim_href(claim, link), "p": claim.provenance,
@@ -71,11 +72,11 @@ def render_measurements(catalog: Catalog, options: dict[str, str], ids: tuple[st
         "quantisation": first_clause(claim.provenance["quantisation"]), "threads": first_clause(claim.provenance["threads"], r";| \("),
         "url": https_url(claim.provenance["source"]["repository"], "blob", claim.provenance["source"]["commit"],
                          claim.provenance["source"]["path"]),
-        "page": _page_key(claim), "engine": catalog.owner(claim.engine).name,
+        "page": keys[claim.id], "engine": catalog.owner(claim.engine).name,
     } for claim in claims]
     page_titles = [(report, engine_page("", report).rsplit("/", 1)[-1].removesuffix(".md").replace("_", " "))
                    for report in pages]
-    if any(_page_key(claim) == SHARED_FACTS_KEY for claim in claims):
+    if SHARED_FACTS_KEY in keys.values():
         page_titles.append((SHARED_FACTS_KEY, SHARED_FACTS_TITLE.lower()))
     return render_template("measurements.html.j2", rows=rows, pages=page_titles, anchors=options.get("anchors") != "no",
                            engines=[catalog.owner(owner) for owner in [*catalog.engines, CONTEXT_OWNER]
