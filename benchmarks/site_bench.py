@@ -41,7 +41,7 @@ BUDGET_ELEMENTS = 3_000
 BUDGET_LOAD = 5.0  # seconds to `load`, throttled
 BUDGET_PANEL = 2.0  # seconds from navigation to the first evidence panel drawn, throttled
 BUDGET_PANEL_BYTES = 150_000  # bytes (compressed, as sent) finished before that panel is drawn
-BUDGET_INDEX = 1_400_000  # fetched once the reader reaches for search, or after `load` (tests/test_site.py)
+BUDGET_INDEX = 1_500_000  # fetched once the reader reaches for search, or after `load` (tests/test_site.py)
 BUDGET_FIRST_SEARCH = 2.0
 
 
