@@ -121,6 +121,12 @@ class _LazyStore:
             except CheckFailure as error:
                 self.failure = error
                 raise
+            files: dict[str, set[str]] = {}  # commit -> files cited at it, read in one batch each
+            for claim in self.claims:
+                for cite in _cites_in(claim, self.engine.id):
+                    files.setdefault(cite.commit, set()).add(cite.file)
+            for commit, paths in files.items():
+                self.store.prefetch(commit, paths)
         return self.store
 
     def close(self) -> None:
