@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +14,7 @@ from .cache import ResolveCache, load_cache, save_cache
 from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
 from .gitstore import FULL_SHA, Blob, GitStore
 from .lock import KINDS, Lock, cite_entry, cite_key, count_entry, count_key, entry_repository, valid_lines
+from .readahead import EngineStore, ReadAhead, cites_in
 from .repos import RepositorySources
 from .textsearch import find_identifier, find_phrase
 
@@ -44,10 +45,6 @@ def _cite_result(claim: Claim, cite: Cite, **fields) -> Result:
     return Result(claim.id, cite.repo, cite.commit, cite.file, cite.target, path=claim.path, line=cite.line, **fields)
 
 
-def _cites_in(claim: Claim, engine_id: str) -> list[Cite]:
-    return [cite for cite in claim.cites if cite.repo == engine_id]
-
-
 def _count_result(claim: Claim, commit: str, count: Count, **fields) -> Result:
     target = count.how.get("file") or count.how.get("glob", "")
     return Result(claim.id, claim.engine, commit, target, count.query, path=claim.path, line=count.line, kind="count", **fields)
@@ -57,13 +54,14 @@ def _failed(error: CheckFailure) -> dict:
     return {"status": "fail", "reason": f"{error.kind}: {error.reason}", "failure": error.kind}
 
 
-def check_online(catalog: Catalog, engines: list[str], sources: RepositorySources,
-                 cache_dir: Path | None = None, jobs: int | None = None) -> tuple[list[Result], Lock]:
+def check_online(catalog: Catalog, engines: list[str], sources: RepositorySources, cache_dir: Path | None = None,
+                 jobs: int | None = None, ahead: ReadAhead | None = None) -> tuple[list[Result], Lock]:
     """Resolve every cite and count in the real repositories; return results and fresh lock entries.
 
     The cache in `cache_dir` (None: no cache; the command's default is `cache.default_cache_dir()`)
     answers what an earlier run resolved from the same inputs and learns what this run resolves.
-    Engines with work left run in up to `jobs` processes (default: the usable cores).
+    Engines with work left run in up to `jobs` processes (default: the usable cores); the others
+    take their repositories from `ahead` where it opened them.
     """
     jobs = jobs or len(os.sched_getaffinity(0))
     cache = load_cache(cache_dir)
@@ -78,19 +76,27 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
             outcomes = {engine_id: future.result() for engine_id, future in futures.items()}
     results: list[Result] = []
     fresh = Lock()
-    for engine, claims in tasks:
-        engine_results, engine_lock, learned = outcomes.get(engine.id) or _check_engine(engine, claims, sources, cache)
-        results += engine_results
-        fresh.cites.update(engine_lock.cites)
-        fresh.counts.update(engine_lock.counts)
-        cache.merge(learned)
+    here = [EngineStore(engine, claims, sources, ahead) for engine, claims in tasks if engine.id not in outcomes]
+    with ThreadPoolExecutor(max_workers=max(len(here), 1)) as opening:
+        # Each repository is opened and its blobs read in a thread of its own: git works on them all
+        # at once, and this thread checks the first engine while the others are still being read.
+        for store in here:
+            store.start(opening)
+        stores = {store.engine.id: store for store in here}
+        for engine, claims in tasks:
+            engine_results, engine_lock, learned = (outcomes.get(engine.id)
+                                                    or _check_engine(engine, claims, sources, cache, stores[engine.id]))
+            results += engine_results
+            fresh.cites.update(engine_lock.cites)
+            fresh.counts.update(engine_lock.counts)
+            cache.merge(learned)
     save_cache(cache_dir, cache)
     return results, fresh
 
 
 def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim]) -> bool:
     for claim in claims:
-        for cite in _cites_in(claim, engine.id):
+        for cite in cites_in(claim, engine.id):
             blob = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
             if blob is None or _cached_cite(cache, blob, cite) is None:
                 return False
@@ -103,48 +109,17 @@ def _cached_cite(cache: ResolveCache, blob: str, cite: Cite) -> list | None:
     return cache.cites.get(cache.cite_key(blob, cite.file, cite.target_kind, cite.target, cite.contains))
 
 
-class _LazyStore:
-    """The engine's repository, opened once when first needed; an engine-wide failure is kept."""
-
-    def __init__(self, engine: Engine, claims: list[Claim], sources: RepositorySources):
-        self.engine, self.claims, self.sources = engine, claims, sources
-        self.store: GitStore | None = None
-        self.failure: CheckFailure | None = None  # an engine-wide failure is met once, then repeated
-
-    def get(self) -> GitStore:
-        if self.failure is not None:
-            raise self.failure
-        if self.store is None:
-            commits = {cite.commit for claim in self.claims for cite in _cites_in(claim, self.engine.id)} | {self.engine.pin}
-            try:
-                self.store = self.sources.open(self.engine, commits)
-            except CheckFailure as error:
-                self.failure = error
-                raise
-            files: dict[str, set[str]] = {}  # commit -> files cited at it, read in one batch each
-            for claim in self.claims:
-                for cite in _cites_in(claim, self.engine.id):
-                    files.setdefault(cite.commit, set()).add(cite.file)
-            for commit, paths in files.items():
-                self.store.prefetch(commit, paths)
-        return self.store
-
-    def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
-
-
-def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySources,
-                  cache: ResolveCache) -> tuple[list[Result], Lock, ResolveCache]:
+def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySources, cache: ResolveCache,
+                  store: EngineStore | None = None) -> tuple[list[Result], Lock, ResolveCache]:
     """One engine's results, lock entries and what it added to the cache (picklable: runs in a worker)."""
     before = ResolveCache(cache.resolver, dict(cache.blobs), dict(cache.cites), dict(cache.counts))
     results: list[Result] = []
     fresh = Lock()
-    store = _LazyStore(engine, claims, sources)
+    store = store or EngineStore(engine, claims, sources)
     resolver = _LazyResolver()
     try:
         for claim in claims:
-            results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in _cites_in(claim, engine.id)]
+            results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in cites_in(claim, engine.id)]
             if claim.count and claim.engine == engine.id:
                 results.append(_check_count(store, cache, engine.pin, claim, fresh))
     finally:
@@ -167,7 +142,7 @@ class _LazyResolver:
         return self.resolver
 
 
-def _check_cite(store: _LazyStore, resolver: _LazyResolver, cache: ResolveCache, claim: Claim, cite: Cite,
+def _check_cite(store: EngineStore, resolver: _LazyResolver, cache: ResolveCache, claim: Claim, cite: Cite,
                 fresh: Lock) -> Result:
     try:
         # Even a cached answer needs the repository to hold the commit: a vanished pin must fail.
@@ -201,7 +176,7 @@ def _check_cite(store: _LazyStore, resolver: _LazyResolver, cache: ResolveCache,
     return _cite_result(claim, cite, status="ok", lines=lines, kind=kind)
 
 
-def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim, fresh: Lock) -> Result:
+def _check_count(store: EngineStore, cache: ResolveCache, pin: str, claim: Claim, fresh: Lock) -> Result:
     count = claim.count
     try:
         store.get().commit(pin)
@@ -306,7 +281,7 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
     for engine_id in engines:
         pin = catalog.engines[engine_id].pin
         for claim in catalog.claims_in_repository(engine_id):
-            for cite in _cites_in(claim, engine_id):
+            for cite in cites_in(claim, engine_id):
                 key = cite_key(claim.engine, cite)
                 used_cites.add(key)
                 entry = lock.cites.get(key)

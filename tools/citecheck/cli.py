@@ -10,12 +10,14 @@ from time import monotonic
 
 from enginekb.frame import SHA
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
+from enginekb.model import Catalog
 from enginekb.problems import CatalogError
 
 from .cache import default_cache_dir
 from .check import check_offline, check_online, merge_lock
 from .lock import LOCK_NAME, Lock, LockError, read_lock, update_lock
 from .repos import add_source_arguments, sources_from
+from .readahead import ReadAhead
 from .report import FORMATS, REPORTS, github_problems, guarded
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # and EXIT_INTERNAL (3): a bug in citecheck itself
@@ -66,14 +68,42 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     started = monotonic()
     root = args.root.resolve() if args.root else None
+    ahead = None
     try:
-        root = root or find_root()
-        catalog = load_catalog(root)
-    except CatalogError as error:
-        if args.format == "github":  # bad records are shown on their lines too
-            print(github_problems(error.problems, root or Path.cwd(), "citecheck: bad record"))
-        print(error, file=sys.stderr)
-        return EXIT_USAGE
+        try:
+            root = root or find_root()
+            # The lock as this run found it, before its claims were loaded (a LockError is said below).
+            seen = _read_lock_or_error(root / CLAIMS_DIR / LOCK_NAME)
+            ahead = _read_ahead(args, seen)
+            catalog = load_catalog(root)
+        except CatalogError as error:
+            if args.format == "github":  # bad records are shown on their lines too
+                print(github_problems(error.problems, root or Path.cwd(), "citecheck: bad record"))
+            print(error, file=sys.stderr)
+            return EXIT_USAGE
+        return _run(args, root, catalog, seen, started, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def _read_lock_or_error(path: Path) -> Lock | LockError:
+    try:
+        return read_lock(path)
+    except LockError as error:
+        return error
+
+
+def _read_ahead(args: argparse.Namespace, seen: Lock | LockError) -> ReadAhead | None:
+    """For a run against local repositories at the pins: the blobs the lock names, read while the
+    records load (nothing in the lock is believed: it only says what to read first)."""
+    if isinstance(seen, LockError) or args.offline or args.pin or args.fetch or any("=" not in s for s in args.repo):
+        return None
+    return ReadAhead(sources_from(args), seen)
+
+
+def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | LockError, started: float,
+         ahead: ReadAhead | None) -> int:
     named = args.engine + [spec.split("=", 1)[0] for spec in args.repo + args.pin]
     unknown = [e for e in named if e not in catalog.engines]
     if unknown:
@@ -96,26 +126,25 @@ def run(args: argparse.Namespace) -> int:
     # A run of every engine writes the whole lock: a malformed lock is what it repairs, not an error.
     rewrites_all = not args.offline and not args.no_write and not args.pin and set(engines) >= {
         e for e in catalog.engines if catalog.engine_claims(e)}
-    lock = seen = Lock()  # the lock as this run found it, before its claims were checked
-    try:
-        lock = seen = read_lock(lock_path)
-    except LockError as error:
+    if isinstance(seen, LockError):
         if not rewrites_all:
-            print(f"citecheck: {error}", file=sys.stderr)
+            print(f"citecheck: {seen}", file=sys.stderr)
             return EXIT_USAGE
-        print(f"citecheck: warning: {error}; this run rewrites it", file=sys.stderr)
+        print(f"citecheck: warning: {seen}; this run rewrites it", file=sys.stderr)
+        seen = Lock()
     if args.offline:
-        results = check_offline(catalog, engines, lock, lock_path)
+        results = check_offline(catalog, engines, seen, lock_path)
     else:
         sources = sources_from(args)  # --repo was checked above
         cache_dir = None if args.no_cache else default_cache_dir()
-        results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None)
+        results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None,
+                                      ahead=ahead)
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
         if not args.no_write and not args.pin and all(r.ok for r in results):
             # Merged with the lock as it is at write time: another run may have refreshed other engines.
             try:
                 update_lock(lock_path, lambda current: merge_lock(current, fresh, engines, seen),
-                            replace_malformed=rewrites_all)
+                            replace_malformed=rewrites_all, known=seen)
             except (LockError, OSError) as error:
                 reason = f"{lock_path}: {error.strerror}" if isinstance(error, OSError) else error
                 print(f"citecheck: the lock was not written: {reason}", file=sys.stderr)

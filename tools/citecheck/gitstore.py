@@ -233,7 +233,10 @@ class GitStore:
         them and one batch of their blobs, instead of a tree walk in Python and a round trip per file;
         `read` then answers them from memory. Only a shortcut: a path that is not a regular file at
         `sha`, or any trouble git reports, leaves `read` to walk the tree and say what it finds."""
-        wanted = {path for path in paths if path and not path.startswith(":")}  # ":" would be pathspec magic
+        # Not again what was read already; ":" would start pathspec magic.
+        wanted = {path for path in paths if path and not path.startswith(":") and (sha, path) not in self._listed}
+        if not wanted:
+            return
         try:
             self.commit(sha)
             listing = self.run("ls_tree", "-z", "--full-tree", "--end-of-options", sha, "--", *sorted(wanted))
