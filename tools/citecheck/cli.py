@@ -17,7 +17,7 @@ from .cache import default_cache_dir
 from .check import check_offline, check_online, merge_lock
 from .lock import LOCK_NAME, Lock, LockError, read_lock, update_lock
 from .repos import add_source_arguments, sources_from
-from .readahead import ReadAhead
+from .confirm import Confirmation
 from .report import FORMATS, REPORTS, github_problems, guarded
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # and EXIT_INTERNAL (3): a bug in citecheck itself
@@ -68,23 +68,23 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     started = monotonic()
     root = args.root.resolve() if args.root else None
-    ahead = None
+    confirming = None
     try:
         try:
             root = root or find_root()
             # The lock as this run found it, before its claims were loaded (a LockError is said below).
             seen = _read_lock_or_error(root / CLAIMS_DIR / LOCK_NAME)
-            ahead = _read_ahead(args, seen)
+            confirming = _confirm_ahead(args, seen)
             catalog = load_catalog(root)
         except CatalogError as error:
             if args.format == "github":  # bad records are shown on their lines too
                 print(github_problems(error.problems, root or Path.cwd(), "citecheck: bad record"))
             print(error, file=sys.stderr)
             return EXIT_USAGE
-        return _run(args, root, catalog, seen, started, ahead)
+        return _run(args, root, catalog, seen, started, confirming)
     finally:
-        if ahead is not None:
-            ahead.close()
+        if confirming is not None:
+            confirming.wait()  # the child is reaped whatever happened
 
 
 def _read_lock_or_error(path: Path) -> Lock | LockError:
@@ -94,16 +94,17 @@ def _read_lock_or_error(path: Path) -> Lock | LockError:
         return error
 
 
-def _read_ahead(args: argparse.Namespace, seen: Lock | LockError) -> ReadAhead | None:
-    """For a run against local repositories at the pins: the blobs the lock names, read while the
-    records load (nothing in the lock is believed: it only says what to read first)."""
-    if isinstance(seen, LockError) or args.offline or args.pin or args.fetch or any("=" not in s for s in args.repo):
+def _confirm_ahead(args: argparse.Namespace, seen: Lock | LockError) -> Confirmation | None:
+    """For a run against local repositories at the pins, with the cache: the lock's entries confirmed
+    in another process while this one loads the records (see confirm.py)."""
+    if (isinstance(seen, LockError) or args.offline or args.pin or args.fetch or args.no_cache
+            or any("=" not in spec for spec in args.repo)):
         return None
-    return ReadAhead(sources_from(args), seen)
+    return Confirmation(seen, sources_from(args), default_cache_dir())
 
 
 def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | LockError, started: float,
-         ahead: ReadAhead | None) -> int:
+         confirming: Confirmation | None) -> int:
     named = args.engine + [spec.split("=", 1)[0] for spec in args.repo + args.pin]
     unknown = [e for e in named if e not in catalog.engines]
     if unknown:
@@ -138,7 +139,7 @@ def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | Lo
         sources = sources_from(args)  # --repo was checked above
         cache_dir = None if args.no_cache else default_cache_dir()
         results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None,
-                                      ahead=ahead)
+                                      confirmed=confirming)
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
         if not args.no_write and not args.pin and all(r.ok for r in results):
             # Merged with the lock as it is at write time: another run may have refreshed other engines.
