@@ -12,6 +12,8 @@ from enginekb.frame import SHA
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
 from enginekb.model import Catalog
 from enginekb.problems import CatalogError
+from enginekb.store import RecordStore, default_directory
+from enginekb.yamlfile import parse_yaml
 
 from .cache import default_cache_dir
 from .check import check_offline, check_online, merge_lock
@@ -75,16 +77,37 @@ def run(args: argparse.Namespace) -> int:
             # The lock as this run found it, before its claims were loaded (a LockError is said below).
             seen = _read_lock_or_error(root / CLAIMS_DIR / LOCK_NAME)
             confirming = _confirm_ahead(args, seen)
-            catalog = load_catalog(root)
+            store = RecordStore(default_directory())
+            catalog = load_catalog(root, store)
         except CatalogError as error:
-            if args.format == "github":  # bad records are shown on their lines too
-                print(github_problems(error.problems, root or Path.cwd(), "citecheck: bad record"))
-            print(error, file=sys.stderr)
-            return EXIT_USAGE
-        return _run(args, root, catalog, seen, started, confirming)
+            return _bad_records(args, root, error)
+        try:
+            return _run(args, root, catalog, seen, started, confirming, store)
+        except StoreDisagrees as error:
+            # The lock is written from the records as parsed now, never from a store that disagrees.
+            print(f"citecheck: warning: the record store disagrees with {', '.join(map(str, error.paths))} "
+                  "(a stale or forged entry); checking again without it", file=sys.stderr)
+            try:
+                catalog = load_catalog(root, RecordStore(None))
+            except CatalogError as error:
+                return _bad_records(args, root, error)
+            return _run(args, root, catalog, seen, started, None, None)
     finally:
         if confirming is not None:
             confirming.wait()  # the child is reaped whatever happened
+
+
+class StoreDisagrees(Exception):
+    def __init__(self, paths: list[Path]):
+        super().__init__(paths)
+        self.paths = paths
+
+
+def _bad_records(args: argparse.Namespace, root: Path | None, error: CatalogError) -> int:
+    if args.format == "github":  # bad records are shown on their lines too
+        print(github_problems(error.problems, root or Path.cwd(), "citecheck: bad record"))
+    print(error, file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _read_lock_or_error(path: Path) -> Lock | LockError:
@@ -104,7 +127,7 @@ def _confirm_ahead(args: argparse.Namespace, seen: Lock | LockError) -> Confirma
 
 
 def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | LockError, started: float,
-         confirming: Confirmation | None) -> int:
+         confirming: Confirmation | None, store: RecordStore | None) -> int:
     named = args.engine + [spec.split("=", 1)[0] for spec in args.repo + args.pin]
     unknown = [e for e in named if e not in catalog.engines]
     if unknown:
@@ -145,7 +168,8 @@ def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | Lo
             # Merged with the lock as it is at write time: another run may have refreshed other engines.
             try:
                 update_lock(lock_path, lambda current: merge_lock(current, fresh, engines, seen),
-                            replace_malformed=rewrites_all, known=seen)
+                            replace_malformed=rewrites_all, known=seen,
+                            before_write=None if store is None else lambda: _confirm_records(store))
             except (LockError, OSError) as error:
                 reason = f"{lock_path}: {error.strerror}" if isinstance(error, OSError) else error
                 print(f"citecheck: the lock was not written: {reason}", file=sys.stderr)
@@ -155,6 +179,13 @@ def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | Lo
     claims_by_engine = Counter({e: len(catalog.claims_in_repository(e)) for e in engines})
     print(REPORTS[args.format](results, engines, catalog, claims_by_engine, elapsed, args.offline))
     return EXIT_OK if all(r.ok for r in results) else EXIT_FAILED
+
+
+def _confirm_records(store: RecordStore) -> None:
+    """Every record file the store answered, parsed again: the store decides nothing that is written."""
+    wrong = store.disagreeing(parse_yaml)
+    if wrong:
+        raise StoreDisagrees(wrong)
 
 
 if __name__ == "__main__":

@@ -181,12 +181,14 @@ def _guarded(path: Path):
 
 
 def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False,
-                known: Lock | None = None) -> bool:
+                known: Lock | None = None, before_write: Callable[[], None] | None = None) -> bool:
     """Read the lock as it is now, apply `change`, write the result: serialised across processes.
     With `replace_malformed` (a run that rewrites every engine's entries), a lock that does not read
     is taken as empty; otherwise its LockError stands. True when the lock was written: a result
     equal, entry for entry, to the lock just read (and validated) leaves the file as it is. A lock
     `known` from an earlier read is not parsed again if the file still holds the same bytes.
+    `before_write` is called (under the guard) only when the lock is about to be written; an
+    exception from it leaves the lock as it is.
 
     A writer killed outright leaves its temporary file; holding the guard, no other writer is live,
     so leftovers are removed here. SIGTERM during the write is turned into an exception, which
@@ -205,6 +207,8 @@ def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: b
         # `current` passed read_lock's checks, so an equal result is already on disk as valid JSON.
         if current is not None and os.path.lexists(path) and (result.cites, result.counts) == (current.cites, current.counts):
             return False
+        if before_write is not None:
+            before_write()
         write_lock(path, result)
         return True
 
