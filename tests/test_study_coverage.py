@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import pytest
+import yaml
 from upstream import make_project
 
 from citecheck.lock import Lock
 from claimtool.cli import main as claims
 from enginekb.load import load_catalog
+from kbsite.errors import RenderError
 from kbsite.render import render_page
 
 CLAIMS = {
@@ -118,10 +121,16 @@ def test_pages_show_counts_reasons_and_both_values_escaped(tmp_path):
     catalog = load_catalog(project(tmp_path, disagreements=DISAGREEMENT))
     html = render_page("<!-- kb:statements -->", "analysis/study_coverage.md", catalog, Lock())
     assert "the records hold 1 of the 2 statements" in html
-    assert "<b>iGPU</b>" not in html and "&lt;b&gt;iGPU&lt;/b&gt;" in html
-    assert "50% (below 80%)" in html and "A plan, not a finding." in html
+    assert "50% (below 80%)" in html and "A plan, not a finding." not in html  # the reasons are on the document's page
     assert 'href="https://github.com/example/study/blob/9264ff81ab291bc34360ba38cdd18ef75bc34007/docs/edge/laptop.md"' in html
     assert "read at <code>" not in html.split("</p>", 1)[1]  # the inventory's commit is not repeated per row
+    assert 'href="study_coverage/laptop.md"' in html
+    page = render_page("<!-- kb:statements document=docs/edge/laptop.md -->", "analysis/study_coverage/laptop.md",
+                       catalog, Lock())
+    assert "A plan, not a finding." in page and "&lt;b&gt;iGPU&lt;/b&gt;" in page and "<b>iGPU</b>" not in page
+    assert "The records hold 1 of its 2 statements (50%, below 80%)" in page
+    with pytest.raises(RenderError, match="no coverage file covers"):
+        render_page("<!-- kb:statements document=docs/none.md -->", "analysis/study_coverage/x.md", catalog, Lock())
     html = render_page("<!-- kb:disagreements -->", "analysis/disagreements.md", catalog, Lock())
     assert "19.6 s" in html and "about 30 s" in html and "The site uses: <strong>19.6 s</strong>" in html
 
@@ -137,3 +146,14 @@ def test_a_document_read_at_another_commit_is_linked_and_named_there(tmp_path):
                                    disagreements=laptop_side))
     html = render_page("<!-- kb:disagreements -->", "analysis/disagreements.md", catalog, Lock())
     assert f"blob/{other}/docs/edge/laptop.md" in html and "blob/9264ff81ab291bc34360ba38cdd18ef75bc34007/docs/a.md" in html
+
+
+def test_every_coverage_file_has_its_page_and_every_page_its_file():
+    """A page per study document (docs/analysis/study_coverage/<slug>.md) keeps the table's page light."""
+    root = Path(__file__).resolve().parent.parent
+    files = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))["document"]
+             for p in (root / "claims" / "study-coverage").glob("*.yaml")}
+    pages = {p.stem: p.read_text(encoding="utf-8") for p in (root / "docs" / "analysis" / "study_coverage").glob("*.md")}
+    assert files and set(pages) == set(files)
+    for stem, document in files.items():
+        assert f"<!-- kb:statements document={document} -->" in pages[stem]

@@ -15,7 +15,8 @@
     <!-- kb:measurements report=phone-npu -->                every measured figure as a filterable table of values
     <!-- kb:related quantity="…" ID ID … -->                measured figures of one quantity side by side, what differs
     <!-- kb:artifacts -->                                    the earlier study's artifacts, used or why not
-    <!-- kb:statements -->                                   each study document's statements, recorded or why not
+    <!-- kb:statements [document=PATH] -->                   the study's documents and their shares, or one document's
+                                                             statements, recorded or why not
     <!-- kb:disagreements -->                                where the study contradicts itself, and what the site uses
     <!-- kb:scenario tts-android-streaming -->               one question of the guide, engines best first
     <!-- kb:scenarios -->                                    every question against every engine
