@@ -70,7 +70,8 @@ def test_the_built_pages_hold_no_handler_and_no_foreign_url(payload_site):
         if parser.found:
             found[page] = parser.found
     assert found == {}
-    index = (payload_site / "search" / "search_index.json").read_text(encoding="utf-8")
+    index = "".join((payload_site / "search" / name).read_text(encoding="utf-8")
+                    for name in ("search_index.json", "search_claims.json"))
     assert "<img" not in index and "<script" not in index and "<svg" not in index
 
 

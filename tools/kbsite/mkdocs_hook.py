@@ -25,7 +25,7 @@ from kbsite.inline import with_head_script
 from kbsite.exports import Stamp, cited_names, claims_csv, claims_json, csv_stamp, search_entries
 from kbsite.pieces import piece_path, split_waiting
 from kbsite.render import RenderError, render_page
-from kbsite.searchwords import with_search_words
+from kbsite.searchwords import CLAIMS_INDEX, split_claims, with_search_words
 from kbsite.report import REPO_VARIABLE, issues_meta, with_issues_meta
 
 _state: dict = {}
@@ -124,6 +124,8 @@ def on_post_build(config, **kwargs):
     index_path = site / "search" / "search_index.json"
     index = json.loads(index_path.read_text(encoding="utf-8"))
     index["docs"].extend(search_entries(catalog, _url))
-    with_search_words(index, {url: words for url, words in _state["topics"].items() if words}, cited_names(catalog, _url))
+    cited = cited_names(catalog, _url)
+    with_search_words(index, {url: words for url, words in _state["topics"].items() if words}, cited)
     # Compact like claims.json: every page fetches the index, and its budget is tight (tests/test_site.py).
-    index_path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    for path, part in zip((index_path, index_path.with_name(CLAIMS_INDEX)), split_claims(index, cited)):
+        path.write_text(json.dumps(part, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -7,6 +7,12 @@ that the page answering a question comes before a claim that only mentions its w
 Pure: the MkDocs glue hands over the built index and what it knows of the pages and claims. The words go
 into two fields the theme indexes but never shows (`words`, weighed as text, and `topics`, weighed as a
 title), so that results read exactly as the page does.
+
+Small, because a reader waits for it: the first search waits for the pages' index (`search_index.json`),
+and the claims' entries come in a second file (`search_claims.json`) that search-later.js adds to the
+theme's search once the first answer is shown. A long text is shown up to a few whole blocks; the rest
+of it is indexed as its words, each once, without those the shown part or the title holds or the words
+the theme's stop-word filter would drop anyway.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ _FORMS = [(form, group) for group in VARIANTS for form in group]
 _CODE = re.compile(r"<code>(.*?)</code>", re.S)
 _FILE = re.compile(r"[\w./-]*\w\.[A-Za-z][\w]{0,5}\b")
 
+CLAIMS_INDEX = "search_claims.json"  # beside search_index.json; its name is written in search-later.js too
+SHOWN_PAGE = 400  # characters of a page section's text a result shows; the theme shows all it is given
+SHOWN_CLAIM = 200  # of a claim's: its first sentence or two, the page holds the rest
 PAGE_BOOST = 2  # a page's own entry and its sections, against 1 for a claim
 TOPIC_BOOST = 1000  # as the theme weighs a title
 
@@ -80,25 +89,72 @@ def _tokens(text: str) -> set[str]:
     return set(re.split(r"[\s\-]+", html.unescape(re.sub(r"<[^>]+>", " ", text)).lower()))
 
 
+# The English stop words of lunr, the theme's search library (its stopWordFilter, which the index's
+# pipeline keeps): a word among them is never found, so the words that stand for a cut text leave it out.
+_STOP = set("""a able about across after all almost also am among an and any are as at be because been but by
+can cannot could dear did do does either else ever every for from get got had has have he her hers him his how
+however i if in into is it its just least let like likely may me might most must my neither no nor not of off
+often on only or other our own rather said say says she should since so some than that the their them then
+there these they this tis to too twas us wants was we were what when where which while who whom why will with
+would yet you your""".split())
+_EDGE = "\"'()[]{}<>,;:!?.…“”‘’*"  # stripped from a word's ends: a query word matches the start of a word
+_BLOCKS = re.compile(r"<(/?)(?:ul|ol)>|</(?:p|pre)>")  # where a top-level block may end, lists counted
+
+
+def shortened(text: str, limit: int) -> tuple[str, str]:
+    """`text` (an entry's HTML) as a result shows it, and the part left out: whole top-level blocks up to
+    `limit` characters, or, when the first block alone is longer, its words up to `limit` as plain text."""
+    if len(text) <= limit:
+        return text, ""
+    cut = depth = 0
+    for match in _BLOCKS.finditer(text):
+        if match.end() > limit:
+            break
+        if match.group(1) is not None:  # a list opens or closes
+            depth += -1 if match.group(1) else 1
+        if depth == 0:
+            cut = match.end()
+    if cut:
+        return text[:cut], text[cut:]
+    plain_text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+    head = plain_text[:limit].rsplit(" ", 1)[0]
+    return f"<p>{html.escape(head, quote=False)} …</p>", plain_text[len(head):]
+
+
+def _distinct_words(text: str) -> set[str]:
+    """`text`'s words (HTML or plain) as a query finds them, lower case, without stop words."""
+    words = {word.strip(_EDGE) for word in _tokens(text)}
+    return {word for word in words if word and word not in _STOP and any(ch.isalnum() for ch in word)}
+
+
 def with_search_words(index: dict, topics: dict[str, list[str]], cited: dict[str, list[str]]) -> dict:
-    """`index` (the theme's search_index.json) with the two fields declared and filled, and pages weighed
-    above claims. `topics`: a page's location -> its keywords; `cited`: a claim entry's location -> the
-    files and symbols its cites name. A claim entry is one whose location is in `cited`. A title's other
-    spellings weigh as the title (`topics`), a text's as the text (`words`); a word the entry already
-    holds is not repeated."""
+    """`index` (the theme's search_index.json) with the two fields declared and filled, long texts cut,
+    and pages weighed above claims. `topics`: a page's location -> its keywords; `cited`: a claim entry's
+    location -> the files and symbols its cites name. A claim entry is one whose location is in `cited`.
+    A title's other spellings weigh as the title (`topics`), a text's as the text (`words`); a word the
+    entry already shows is not repeated."""
     index["config"]["fields"]["words"] = {"boost": 1}
     index["config"]["fields"]["topics"] = {"boost": TOPIC_BOOST}
     for doc in index["docs"]:
+        claim = doc["location"] in cited
         title, text = doc.get("title", ""), doc.get("text", "")
-        held = _tokens(title + " " + text)
+        doc["text"], rest = shortened(text, SHOWN_CLAIM if claim else SHOWN_PAGE)
+        held = _tokens(title + " " + doc["text"])
         keywords = topics.get(doc["location"], [])
         heading = set(keywords) | ((variant_words(title) | variant_words(" ".join(keywords))) - held)
         files = file_words(code_files(title + " " + text)) | file_words(cited.get(doc["location"], []), extensions=False)
-        words = (variant_words(text) | files) - held - heading
+        words = (variant_words(text) | files | _distinct_words(rest)) - held - heading
         if heading:
-            doc["topics"] = " ".join(sorted(heading))
+            doc["topics"] = html.escape(" ".join(sorted(heading)), quote=False)
         if words:
-            doc["words"] = " ".join(sorted(words))
-        if doc["location"] not in cited:
+            doc["words"] = html.escape(" ".join(sorted(words)), quote=False)
+        if not claim:
             doc["boost"] = PAGE_BOOST
     return index
+
+
+def split_claims(index: dict, cited: dict[str, list[str]]) -> tuple[dict, dict]:
+    """`index` as two: the pages' (its config and every entry not a claim's), which the first search
+    waits for, and the claims' entries alone, which search-later.js adds to it later."""
+    claims = [doc for doc in index["docs"] if doc["location"] in cited]
+    return {**index, "docs": [doc for doc in index["docs"] if doc["location"] not in cited]}, {"docs": claims}

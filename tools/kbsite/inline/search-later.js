@@ -1,10 +1,16 @@
 // Inlined at the top of every page's <head> (tools/kbsite/inline.py), before the theme's bundle runs: the
-// bundle requests the search index (a few hundred kilobytes) as soon as it starts, where it would compete
-// with the page and the first evidence a reader opens. This holds that one request back until the reader
-// reaches for search (the box or its button focused, pressed or pointed at, or the theme's keys f, s, /)
-// or until `load`, whichever comes first.
+// bundle requests the search index as soon as it starts, where it would compete with the page and the
+// first evidence a reader opens. This holds that one request back until the reader reaches for search
+// (the box or its button focused, pressed or pointed at, or the theme's keys f, s, /) or until `load`,
+// whichever comes first.
+// The index holds the pages (kbsite/searchwords.py); the claims' own entries are a second file beside it,
+// fetched once the pages' search is set up and the reader has reached for search. They are then handed to
+// the theme's search worker as a new set-up of pages and claims together (the bundle waits only for the
+// first "ready", and shows every result the worker sends), and the query in the box is asked again, so
+// that its results gain the claims in place.
 (function () {
   var send = XMLHttpRequest.prototype.send, open = XMLHttpRequest.prototype.open, waiting = [], released = false;
+  var indexUrl = null, wanted = false, setUp = null, asked = false, Native = window.Worker, SETUP = 0, READY = 1, QUERY = 2;
   function release() {
     if (released) return;
     released = true;
@@ -13,6 +19,7 @@
   }
   XMLHttpRequest.prototype.open = function (method, url) {
     this.kbIndex = /\/search\/search_index\.json$/.test(String(url).split("?")[0]);
+    if (this.kbIndex) indexUrl = new URL(url, location.href);
     return open.apply(this, arguments);
   };
   XMLHttpRequest.prototype.send = function () {
@@ -20,10 +27,43 @@
     if (!request.kbIndex || released) return send.apply(request, args);
     waiting.push(function () { send.apply(request, args); });
   };
+  // The claims, once: `setUp` is the worker and the set-up the bundle sent it, known when it is ready.
+  function addClaims() {
+    if (asked || !wanted || !setUp || !indexUrl) return;
+    asked = true;
+    fetch(new URL("search_claims.json", indexUrl)).then(function (response) { return response.json(); }).then(function (claims) {
+      var data = setUp.data;
+      setUp.worker.kbPost({type: SETUP, data: {config: data.config, docs: data.docs.concat(claims.docs), options: data.options}});
+    }).catch(function () {});  // without them the pages' search goes on as it was
+  }
+  function watch(worker) {
+    var post = worker.postMessage, sent = null, ready = 0;
+    worker.kbPost = function (message) { post.call(worker, message); };
+    worker.postMessage = function (message) {
+      if (message && message.type === SETUP && !sent) sent = message.data;
+      return post.apply(worker, arguments);
+    };
+    worker.addEventListener("message", function (event) {
+      if (!event.data || event.data.type !== READY || !sent) return;
+      ready += 1;
+      if (ready === 1) { setUp = {worker: worker, data: sent}; addClaims(); return; }
+      var box = document.querySelector("input.md-search__input");
+      if (box && box.value) worker.kbPost({type: QUERY, data: box.value});
+    });
+  }
+  if (Native) {
+    // Only the first search worker is the theme's; one a test starts itself is left alone.
+    window.Worker = function (url, options) {
+      var worker = new Native(url, options);
+      if (!watch.done && /\/workers\/search\.[^/]*\.js$/.test(String(url).split("?")[0])) { watch.done = true; watch(worker); }
+      return worker;
+    };
+    window.Worker.prototype = Native.prototype;
+  }
   function intent(event) {
     var target = event.target;
     if (event.type === "keydown" ? /^[fs/]$/.test(event.key) && !(target.closest && target.closest("input, textarea, select"))
-        : target.closest && target.closest(".md-search, label[for='__search']")) release();
+        : target.closest && target.closest(".md-search, label[for='__search']")) { wanted = true; release(); addClaims(); }
   }
   ["pointerover", "pointerdown", "focusin", "keydown"].forEach(function (type) {
     document.addEventListener(type, intent, {capture: true, passive: true});
