@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -129,10 +130,28 @@ def scaled_project(target: int, into: Path) -> int:
             engine = path.relative_to(ROOT / "claims").parts[0]
             # Copies get distinct ids and no see: (their targets would not exist as copies).
             text = text.replace(f"id: {engine}/", f"id: {engine}/copy{copy}-")
-            text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("see:"))
+            text = without_see(text)
             (into / "claims" / engine / f"copy{copy}-{path.name}").write_text(text, encoding="utf-8")
             total += sum(1 for claim in catalog.claims if claim.path == path)
     return total
+
+
+def without_see(text: str) -> str:
+    """A claims file's text without its `see:` fields, the flow form (`see: [a, b]`) and the block form
+    (`see:` and the items below it, at its indentation or deeper) alike."""
+    kept, dropping = [], None  # the indentation of the `see:` being dropped
+    for line in text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if dropping is not None and line.strip() and (indent > dropping or line.lstrip().startswith("- ")
+                                                        and indent == dropping):
+            continue
+        dropping = None
+        field = re.match(r"^(\s*)see:", line)  # a key of a claim, never its first (that is the id)
+        if field:
+            dropping = len(field.group(1)) if line.rstrip().endswith("see:") else None
+            continue
+        kept.append(line)
+    return "\n".join(kept) + "\n"
 
 
 def worktree(revision: str, into: Path) -> Path:

@@ -271,6 +271,40 @@ def test_a_forged_cache_entry_for_a_missing_symbol_does_not_make_it_pass(checked
     assert [e["symbol"] for e in read_lock(checked / "claims" / "citecheck.lock").cites.values()] == ["Net::load"]
 
 
+def _forge_lock_lines(root: Path, lines: list[int], kind: str) -> None:
+    path = root / "claims" / "citecheck.lock"
+    data = json.loads(path.read_text())
+    for entry in data["cites"]:
+        entry.update(lines=lines, kind=kind)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+@pytest.mark.parametrize("forged", [[1, 2, "definition"], [4, 99, "definition"], [4, 7, "phrase"]])
+def test_a_lock_and_a_cache_forged_alike_are_not_confirmed_and_the_lock_is_put_right(
+        checked, demo, private_cache, capsys, forged, bounded):
+    """The warm run takes a lock entry that its confirming process showed in the blob; forged in the lock
+    and the cache the same way, lines that do not hold the symbol are resolved again and rewritten."""
+    _forge_lock_lines(checked, forged[:2], forged[2])
+    _edit_json(private_cache / CACHE_NAME, lambda data: data["cites"].update({k: forged for k in data["cites"]}))
+    assert citecheck(["--root", str(checked), "--repo", f"demo={demo[0]}"]) == 0, capsys.readouterr()
+    lock = read_lock(checked / "claims" / "citecheck.lock")
+    assert [(entry["lines"], entry["kind"]) for entry in lock.cites.values()] == [([4, 7], "definition")]
+
+
+def test_confirmed_entries_are_those_the_blob_shows_and_the_cache_agrees_with(checked, demo, private_cache):
+    from citecheck.cache import load_cache
+    from citecheck.confirm import confirm_entries
+    from citecheck.repos import RepositorySources
+    sources = RepositorySources(repos={"demo": demo[0]})
+    lock = read_lock(checked / "claims" / "citecheck.lock")
+    assert confirm_entries(lock, sources, load_cache(private_cache)) == (set(lock.cites), set(lock.counts))
+    _forge_lock_lines(checked, [4, 8], "definition")  # still shows the symbol, but not what the cache holds
+    forged = read_lock(checked / "claims" / "citecheck.lock")
+    assert confirm_entries(forged, sources, load_cache(private_cache)) == (set(), set(lock.counts))
+    _edit_json(private_cache / CACHE_NAME, lambda data: data["counts"].update({k: 4 for k in data["counts"]}))
+    assert confirm_entries(lock, sources, load_cache(private_cache)) == (set(lock.cites), set())
+
+
 @pytest.mark.parametrize("change", [{"kind": "phrase"}, {"repo": "other"}, {"note": "x"}, {"blob": "-" * 40}])
 def test_offline_refuses_a_lock_entry_that_does_not_match_its_cite(checked, capsys, change, bounded):
     lock_path = checked / "claims" / "citecheck.lock"

@@ -263,7 +263,7 @@ def test_a_page_shows_the_answers_best_first_with_evidence_and_breakdown(tmp_pat
     from citecheck.lock import Lock
     from kbsite.render import render_page
 
-    scenario = changed("engines.other.path.how", "<script>alert(1)</script> `llama-server`")
+    scenario = changed("engines.other.path.how", "<script>alert(document.cookie)</script> `llama-server`")
     scenario["title"] = "Speak <b>now</b> # [x](javascript:alert(1))"
     catalog = load_catalog(project(tmp_path, scenario))
     page = render_page("<!-- kb:scenarios -->\n\n<!-- kb:scenario speak -->\n", "analysis/choosing.md", catalog, Lock())
@@ -335,6 +335,32 @@ def test_each_figure_rule_is_a_clear_error(tmp_path, monkeypatch, capsys, scenar
     with_numbers("partial", "no figure"),
 ], ids=["meets-on-class", "failing-figure-with-reason", "fails-so-no", "no-figure-partial"])
 def test_figures_that_fit_the_verdict_pass(tmp_path, monkeypatch, capsys, scenario):
+    code, text = lint(project(tmp_path, scenario), monkeypatch, capsys)
+    assert code == 0, text
+
+
+def with_obstacle(what: str, rests_on: list[str]) -> dict:
+    return changed("engines.demo.obstacle", {"kind": "missing-implementation", "what": what, "rests_on": rests_on})
+
+
+@pytest.mark.parametrize("scenario, message", [
+    (with_obstacle("Too slow: RTF 2.1 on a desktop CPU.", ["demo/no-stream"]),
+     "speak: demo: obstacle.what: 2.1 stated by no claim among its obstacle.rests_on"),
+    (changed("engines.demo.path", {"how": "A 3 MB library on the CPU"}),
+     "speak: demo: path.how: 3 stated by no claim among the records under the answer"),
+    (changed("engines.demo.reason", "No chunks, and 1 MB of library."),  # demo/speed says 1 MB, but no record under it
+     "speak: demo: reason: 1 stated by no claim among the records under the answer"),
+])
+def test_a_number_in_the_prose_is_stated_by_a_record_under_it(tmp_path, monkeypatch, capsys, scenario, message):
+    code, text = lint(project(tmp_path, scenario), monkeypatch, capsys)
+    assert code == 2, text
+    assert message in text, text
+
+
+@pytest.mark.parametrize("what", ["Too slow: RTF 2.1 on a desktop CPU.", "Too slow: about RTF 2 on a desktop CPU."],
+                         ids=["as-stated", "rounded"])
+def test_a_number_its_obstacle_rests_on_passes(tmp_path, monkeypatch, capsys, what):
+    scenario = with_obstacle(what, ["demo/no-stream", "demo/rtf-desktop"])
     code, text = lint(project(tmp_path, scenario), monkeypatch, capsys)
     assert code == 0, text
 

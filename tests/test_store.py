@@ -62,3 +62,65 @@ def test_a_changed_schema_validates_again(demo_project, counted):
     before = counted["validate"]
     load_catalog(root)
     assert counted["validate"] == before + 2  # the claims file and the hardware classes, each validated on every load
+
+
+# --- Where the lock is written, the store decides nothing ----------------------------------------------
+
+def _forge(store_file, change) -> None:
+    """Rewrite, in place, every stored parse whose data `change` alters (keys, digests and shape kept)."""
+    import marshal
+    stored = marshal.loads(store_file.read_bytes())
+    for key, (data, lines) in stored["parsed"].items():
+        stored["parsed"][key] = (change(data), lines)
+    store_file.write_bytes(marshal.dumps(stored))
+
+
+def _cite_forward(data):
+    if isinstance(data, list) and data and isinstance(data[0], dict) and data[0].get("id") == "demo/net":
+        data[0]["cites"] = [{"file": "src/net.cpp", "symbol": "Net::forward"}]
+    return data
+
+
+def test_a_store_entry_forged_for_an_unchanged_file_never_reaches_the_lock(demo_project, demo, private_cache,
+                                                                           tmp_path, capsys):
+    from citecheck.cli import main as citecheck
+    from citecheck.lock import read_lock
+    from enginekb.store import STORE_NAME
+    from test_bad_input import GOOD
+
+    root = demo_project({"demo/a.yaml": GOOD})
+    arguments = ["--root", str(root), "--repo", f"demo={demo[0]}"]
+    assert citecheck(arguments) == 0
+    store_file = tmp_path / "enginekb-cache" / STORE_NAME
+    # The file's text is unchanged; its stored parse now cites a symbol that exists, so a check of the
+    # forged records passes and would write an entry for Net::forward.
+    _forge(store_file, _cite_forward)
+    assert load_catalog(root).claim("demo/net").cites[0].symbol == "Net::forward"  # the store is believed here
+    capsys.readouterr()
+    assert citecheck(arguments) == 0
+    assert "the record store disagrees with" in capsys.readouterr().err
+    assert [e["symbol"] for e in read_lock(root / "claims" / "citecheck.lock").cites.values()] == ["Net::load"]
+    assert load_catalog(root).claim("demo/net").cites[0].symbol == "Net::load"  # the forged entry was dropped
+
+
+def test_every_write_of_the_lock_parses_the_stored_files_again(demo_project, demo, private_cache, monkeypatch):
+    from citecheck.cli import main as citecheck
+    from enginekb.store import RecordStore
+    from test_bad_input import GOOD
+
+    root = demo_project({"demo/a.yaml": GOOD})
+    arguments = ["--root", str(root), "--repo", f"demo={demo[0]}"]
+    assert citecheck(arguments) == 0
+    checks, disagreeing = [], RecordStore.disagreeing
+
+    def counted(self, parse):
+        checks.append(len(self.hits))
+        return disagreeing(self, parse)
+
+    monkeypatch.setattr(RecordStore, "disagreeing", counted)
+    assert citecheck(arguments) == 0 and checks == []  # nothing changed: nothing written, nothing to check
+    (root / "claims" / "demo" / "b.yaml").write_text(GOOD.split("- id: demo/layers")[0].replace("demo/net", "demo/fwd")
+                                                     .replace("symbol: Net::load, contains: open_file",
+                                                              "symbol: Net::forward"))  # a new lock entry
+    assert citecheck(arguments) == 0
+    assert len(checks) == 1 and checks[0] >= 3  # engines, dimensions, a.yaml: every file the store answered

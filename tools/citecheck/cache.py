@@ -57,6 +57,7 @@ class ResolveCache:
     blobs: dict[str, str] = field(default_factory=dict)  # "commit:path" -> blob sha
     cites: dict[str, list] = field(default_factory=dict)  # cite key -> [first line, last line, kind]
     counts: dict[str, int] = field(default_factory=dict)  # "commit:query" -> value
+    dropped: bool = False  # malformed entries were left out when it was read: the next save rewrites it
 
     @staticmethod
     def blob_key(commit: str, path: str) -> str:
@@ -114,7 +115,7 @@ def load_cache(directory: Path | None) -> ResolveCache:
         what = f"{dropped} malformed entries" if dropped else f"malformed {', '.join(malformed)}"
         print(f"citecheck: warning: {directory / CACHE_NAME}: {what} ignored; resolved again and rewritten",
               file=sys.stderr)
-    return ResolveCache(resolver, blobs, cites, counts)
+    return ResolveCache(resolver, blobs, cites, counts, dropped=bool(dropped or malformed))
 
 
 def _blob_entry(key: object, value: object) -> bool:

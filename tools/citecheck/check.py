@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
 from .cache import ResolveCache, load_cache, save_cache
 from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
-from .gitstore import FULL_SHA, Blob, GitStore
-from .lock import KINDS, Lock, cite_entry, cite_key, count_entry, count_key, entry_repository, valid_lines
+from .gitstore import FULL_SHA, GitStore
+from .lock import Lock, cite_entry, cite_key, count_entry, count_key, entry_repository
+from .confirm import Confirmation, shows
+from .enginestore import EngineStore, cites_in
 from .repos import RepositorySources
-from .textsearch import find_identifier, find_phrase
 
 
 @dataclass(frozen=True)
@@ -44,10 +44,6 @@ def _cite_result(claim: Claim, cite: Cite, **fields) -> Result:
     return Result(claim.id, cite.repo, cite.commit, cite.file, cite.target, path=claim.path, line=cite.line, **fields)
 
 
-def _cites_in(claim: Claim, engine_id: str) -> list[Cite]:
-    return [cite for cite in claim.cites if cite.repo == engine_id]
-
-
 def _count_result(claim: Claim, commit: str, count: Count, **fields) -> Result:
     target = count.how.get("file") or count.how.get("glob", "")
     return Result(claim.id, claim.engine, commit, target, count.query, path=claim.path, line=count.line, kind="count", **fields)
@@ -57,18 +53,22 @@ def _failed(error: CheckFailure) -> dict:
     return {"status": "fail", "reason": f"{error.kind}: {error.reason}", "failure": error.kind}
 
 
-def check_online(catalog: Catalog, engines: list[str], sources: RepositorySources,
-                 cache_dir: Path | None = None, jobs: int | None = None) -> tuple[list[Result], Lock]:
+def check_online(catalog: Catalog, engines: list[str], sources: RepositorySources, cache_dir: Path | None = None,
+                 jobs: int | None = None, confirmed: Confirmation | None = None) -> tuple[list[Result], Lock]:
     """Resolve every cite and count in the real repositories; return results and fresh lock entries.
 
     The cache in `cache_dir` (None: no cache; the command's default is `cache.default_cache_dir()`)
     answers what an earlier run resolved from the same inputs and learns what this run resolves.
-    Engines with work left run in up to `jobs` processes (default: the usable cores).
+    A cite whose lock entry `confirmed` holds confirmed (what this run would have written for it,
+    tested against its blob) takes that entry. Engines with other work left run in up to `jobs`
+    processes (default: the usable cores).
     """
     jobs = jobs or len(os.sched_getaffinity(0))
     cache = load_cache(cache_dir)
     tasks = [(catalog.engines[e], catalog.claims_in_repository(e)) for e in engines]
-    busy = [task for task in tasks if not _all_cached(cache, *task)]
+    if confirmed is not None:
+        confirmed.wait()
+    busy = [task for task in tasks if not _all_cached(cache, *task, confirmed)]
     outcomes: dict[str, tuple[list[Result], Lock, ResolveCache]] = {}
     if jobs > 1 and len(busy) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, len(busy))) as pool:
@@ -78,19 +78,33 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
             outcomes = {engine_id: future.result() for engine_id, future in futures.items()}
     results: list[Result] = []
     fresh = Lock()
-    for engine, claims in tasks:
-        engine_results, engine_lock, learned = outcomes.get(engine.id) or _check_engine(engine, claims, sources, cache)
-        results += engine_results
-        fresh.cites.update(engine_lock.cites)
-        fresh.counts.update(engine_lock.counts)
-        cache.merge(learned)
-    save_cache(cache_dir, cache)
+    confirmed_all = True  # then no cite was resolved or checked here, and the cache is as it was read
+    stores = {engine.id: EngineStore(engine, claims, sources) for engine, claims in tasks if engine.id not in outcomes}
+    with ThreadPoolExecutor(max_workers=max(len(stores), 1)) as opening:
+        # Each repository with work left is opened and its blobs read in a thread of its own: git
+        # works on them all at once, and this thread checks the first engine while others are read.
+        for engine, claims in tasks:
+            if engine.id in outcomes or not _all_confirmed(confirmed, engine, claims):
+                confirmed_all = False
+            if engine.id in stores and not _all_confirmed(confirmed, engine, claims):
+                stores[engine.id].start(opening)
+        for engine, claims in tasks:
+            engine_results, engine_lock, learned = (outcomes.get(engine.id) or _check_engine(
+                engine, claims, sources, cache, stores[engine.id], confirmed))
+            results += engine_results
+            fresh.cites.update(engine_lock.cites)
+            fresh.counts.update(engine_lock.counts)
+            cache.merge(learned)
+    if not confirmed_all or cache.dropped:
+        save_cache(cache_dir, cache)
     return results, fresh
 
 
-def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim]) -> bool:
+def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim], confirmed: Confirmation | None) -> bool:
     for claim in claims:
-        for cite in _cites_in(claim, engine.id):
+        for cite in cites_in(claim, engine.id):
+            if _confirmed_entry(confirmed, claim, cite) is not None:
+                continue
             blob = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
             if blob is None or _cached_cite(cache, blob, cite) is None:
                 return False
@@ -99,48 +113,59 @@ def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim]) -> boo
     return True
 
 
+def _all_confirmed(confirmed: Confirmation | None, engine: Engine, claims: list[Claim]) -> bool:
+    return confirmed is not None and all(
+        _confirmed_entry(confirmed, claim, cite) is not None for claim in claims for cite in cites_in(claim, engine.id)
+    ) and all(_confirmed_count(confirmed, engine.pin, claim) for claim in claims if claim.count and claim.engine == engine.id)
+
+
+def _confirmed_entry(confirmed: Confirmation | None, claim: Claim, cite: Cite) -> dict | None:
+    """The cite's lock entry if the confirming process confirmed it and it is the entry this run
+    would write for the cite."""
+    if confirmed is None:
+        return None
+    key = cite_key(claim.engine, cite)
+    if key not in confirmed.matched:  # asked up to three times a cite: whether cached, whether confirmed, the answer
+        entry = confirmed.lock.cites.get(key) if key in confirmed.cites else None
+        confirmed.matched[key] = entry if entry is not None and entry_matches(entry, claim, cite) else None
+    return confirmed.matched[key]
+
+
+def _confirmed_count(confirmed: Confirmation | None, pin: str, claim: Claim) -> bool:
+    key = count_key(claim.engine, pin, claim.count)
+    return (confirmed is not None and key in confirmed.counts
+            and confirmed.lock.counts[key] == count_entry(claim.engine, pin, claim.count, claim.count.value))
+
+
 def _cached_cite(cache: ResolveCache, blob: str, cite: Cite) -> list | None:
     return cache.cites.get(cache.cite_key(blob, cite.file, cite.target_kind, cite.target, cite.contains))
 
 
-class _LazyStore:
-    """The engine's repository, opened once when first needed; an engine-wide failure is kept."""
-
-    def __init__(self, engine: Engine, claims: list[Claim], sources: RepositorySources):
-        self.engine, self.claims, self.sources = engine, claims, sources
-        self.store: GitStore | None = None
-        self.failure: CheckFailure | None = None  # an engine-wide failure is met once, then repeated
-
-    def get(self) -> GitStore:
-        if self.failure is not None:
-            raise self.failure
-        if self.store is None:
-            commits = {cite.commit for claim in self.claims for cite in _cites_in(claim, self.engine.id)} | {self.engine.pin}
-            try:
-                self.store = self.sources.open(self.engine, commits)
-            except CheckFailure as error:
-                self.failure = error
-                raise
-        return self.store
-
-    def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
-
-
-def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySources,
-                  cache: ResolveCache) -> tuple[list[Result], Lock, ResolveCache]:
+def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySources, cache: ResolveCache,
+                  store: EngineStore | None = None, confirmed: Confirmation | None = None,
+                  ) -> tuple[list[Result], Lock, ResolveCache]:
     """One engine's results, lock entries and what it added to the cache (picklable: runs in a worker)."""
     before = ResolveCache(cache.resolver, dict(cache.blobs), dict(cache.cites), dict(cache.counts))
     results: list[Result] = []
     fresh = Lock()
-    store = _LazyStore(engine, claims, sources)
+    store = store or EngineStore(engine, claims, sources)
     resolver = _LazyResolver()
     try:
         for claim in claims:
-            results += [_check_cite(store, resolver, cache, claim, cite, fresh) for cite in _cites_in(claim, engine.id)]
+            for cite in cites_in(claim, engine.id):
+                entry = _confirmed_entry(confirmed, claim, cite)
+                if entry is None:
+                    results.append(_check_cite(store, resolver, cache, claim, cite, fresh))
+                else:
+                    fresh.cites[cite_key(claim.engine, cite)] = entry
+                    results.append(_cite_result(claim, cite, status="ok", lines=tuple(entry["lines"]), kind=entry["kind"]))
             if claim.count and claim.engine == engine.id:
-                results.append(_check_count(store, cache, engine.pin, claim, fresh))
+                if _confirmed_count(confirmed, engine.pin, claim):
+                    fresh.counts[count_key(claim.engine, engine.pin, claim.count)] = count_entry(
+                        claim.engine, engine.pin, claim.count, claim.count.value)
+                    results.append(_count_result(claim, engine.pin, claim.count, status="ok", value=claim.count.value))
+                else:
+                    results.append(_check_count(store, cache, engine.pin, claim, fresh))
     finally:
         store.close()
     return results, fresh, cache.new_entries(before)
@@ -161,7 +186,7 @@ class _LazyResolver:
         return self.resolver
 
 
-def _check_cite(store: _LazyStore, resolver: _LazyResolver, cache: ResolveCache, claim: Claim, cite: Cite,
+def _check_cite(store: EngineStore, resolver: _LazyResolver, cache: ResolveCache, claim: Claim, cite: Cite,
                 fresh: Lock) -> Result:
     try:
         # Even a cached answer needs the repository to hold the commit: a vanished pin must fail.
@@ -195,7 +220,7 @@ def _check_cite(store: _LazyStore, resolver: _LazyResolver, cache: ResolveCache,
     return _cite_result(claim, cite, status="ok", lines=lines, kind=kind)
 
 
-def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim, fresh: Lock) -> Result:
+def _check_count(store: EngineStore, cache: ResolveCache, pin: str, claim: Claim, fresh: Lock) -> Result:
     count = claim.count
     try:
         store.get().commit(pin)
@@ -210,31 +235,6 @@ def _check_count(store: _LazyStore, cache: ResolveCache, pin: str, claim: Claim,
         return _count_result(claim, pin, count, **_failed(error))
     fresh.counts[count_key(claim.engine, pin, count)] = count_entry(claim.engine, pin, count, value)
     return _count_result(claim, pin, count, status="ok", value=value)
-
-
-def shows(blob: Blob, cite: Cite, hit: list) -> bool:
-    """Whether lines `hit` of `blob` hold what the cite names: the symbol's last name, or the phrase,
-    and its `contains`. A cheap test of a cached resolution, not a second resolver."""
-    lines, kind = hit[:2], hit[2]
-    if not valid_lines(lines) or kind not in KINDS or (kind == "phrase") != (cite.phrase is not None):
-        return False
-    pieces = _lines(blob.data)
-    if len(pieces) < lines[1]:
-        return False
-    span = b"\n".join(pieces[lines[0] - 1: lines[1]]).decode("latin-1")  # the resolver's decoding
-
-    def latin1(word: str) -> str:
-        return word.encode("utf-8").decode("latin-1")
-    if cite.phrase is not None:
-        return find_phrase(span, latin1(cite.phrase)) is not None
-    name = latin1(cite.symbol.replace(".", "::").split("::")[-1])
-    return find_identifier(span, name) is not None and (not cite.contains or find_phrase(span, latin1(cite.contains)) is not None)
-
-
-@lru_cache(maxsize=64)
-def _lines(data: bytes) -> list[bytes]:
-    """A blob's lines, split once for the cites into it (bytes keep their hash: a repeat is cheap)."""
-    return data.split(b"\n")
 
 
 HINT_FILES = 5  # files named in a hint
@@ -300,7 +300,7 @@ def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: P
     for engine_id in engines:
         pin = catalog.engines[engine_id].pin
         for claim in catalog.claims_in_repository(engine_id):
-            for cite in _cites_in(claim, engine_id):
+            for cite in cites_in(claim, engine_id):
                 key = cite_key(claim.engine, cite)
                 used_cites.add(key)
                 entry = lock.cites.get(key)

@@ -10,12 +10,16 @@ from time import monotonic
 
 from enginekb.frame import SHA
 from enginekb.load import CLAIMS_DIR, find_root, load_catalog
+from enginekb.model import Catalog
 from enginekb.problems import CatalogError
+from enginekb.store import RecordStore, default_directory
+from enginekb.yamlfile import parse_yaml
 
 from .cache import default_cache_dir
 from .check import check_offline, check_online, merge_lock
 from .lock import LOCK_NAME, Lock, LockError, read_lock, update_lock
 from .repos import add_source_arguments, sources_from
+from .confirm import Confirmation
 from .report import FORMATS, REPORTS, github_problems, guarded
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # and EXIT_INTERNAL (3): a bug in citecheck itself
@@ -66,14 +70,64 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     started = monotonic()
     root = args.root.resolve() if args.root else None
+    confirming = None
     try:
-        root = root or find_root()
-        catalog = load_catalog(root)
-    except CatalogError as error:
-        if args.format == "github":  # bad records are shown on their lines too
-            print(github_problems(error.problems, root or Path.cwd(), "citecheck: bad record"))
-        print(error, file=sys.stderr)
-        return EXIT_USAGE
+        try:
+            root = root or find_root()
+            # The lock as this run found it, before its claims were loaded (a LockError is said below).
+            seen = _read_lock_or_error(root / CLAIMS_DIR / LOCK_NAME)
+            confirming = _confirm_ahead(args, seen)
+            store = RecordStore(default_directory())
+            catalog = load_catalog(root, store)
+        except CatalogError as error:
+            return _bad_records(args, root, error)
+        try:
+            return _run(args, root, catalog, seen, started, confirming, store)
+        except StoreDisagrees as error:
+            # The lock is written from the records as parsed now, never from a store that disagrees.
+            print(f"citecheck: warning: the record store disagrees with {', '.join(map(str, error.paths))} "
+                  "(a stale or forged entry); checking again without it", file=sys.stderr)
+            try:
+                catalog = load_catalog(root, RecordStore(None))
+            except CatalogError as error:
+                return _bad_records(args, root, error)
+            return _run(args, root, catalog, seen, started, None, None)
+    finally:
+        if confirming is not None:
+            confirming.wait()  # the child is reaped whatever happened
+
+
+class StoreDisagrees(Exception):
+    def __init__(self, paths: list[Path]):
+        super().__init__(paths)
+        self.paths = paths
+
+
+def _bad_records(args: argparse.Namespace, root: Path | None, error: CatalogError) -> int:
+    if args.format == "github":  # bad records are shown on their lines too
+        print(github_problems(error.problems, root or Path.cwd(), "citecheck: bad record"))
+    print(error, file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _read_lock_or_error(path: Path) -> Lock | LockError:
+    try:
+        return read_lock(path)
+    except LockError as error:
+        return error
+
+
+def _confirm_ahead(args: argparse.Namespace, seen: Lock | LockError) -> Confirmation | None:
+    """For a run against local repositories at the pins, with the cache: the lock's entries confirmed
+    in another process while this one loads the records (see confirm.py)."""
+    if (isinstance(seen, LockError) or args.offline or args.pin or args.fetch or args.no_cache
+            or any("=" not in spec for spec in args.repo)):
+        return None
+    return Confirmation(seen, sources_from(args), default_cache_dir())
+
+
+def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | LockError, started: float,
+         confirming: Confirmation | None, store: RecordStore | None) -> int:
     named = args.engine + [spec.split("=", 1)[0] for spec in args.repo + args.pin]
     unknown = [e for e in named if e not in catalog.engines]
     if unknown:
@@ -96,26 +150,26 @@ def run(args: argparse.Namespace) -> int:
     # A run of every engine writes the whole lock: a malformed lock is what it repairs, not an error.
     rewrites_all = not args.offline and not args.no_write and not args.pin and set(engines) >= {
         e for e in catalog.engines if catalog.engine_claims(e)}
-    lock = seen = Lock()  # the lock as this run found it, before its claims were checked
-    try:
-        lock = seen = read_lock(lock_path)
-    except LockError as error:
+    if isinstance(seen, LockError):
         if not rewrites_all:
-            print(f"citecheck: {error}", file=sys.stderr)
+            print(f"citecheck: {seen}", file=sys.stderr)
             return EXIT_USAGE
-        print(f"citecheck: warning: {error}; this run rewrites it", file=sys.stderr)
+        print(f"citecheck: warning: {seen}; this run rewrites it", file=sys.stderr)
+        seen = Lock()
     if args.offline:
-        results = check_offline(catalog, engines, lock, lock_path)
+        results = check_offline(catalog, engines, seen, lock_path)
     else:
         sources = sources_from(args)  # --repo was checked above
         cache_dir = None if args.no_cache else default_cache_dir()
-        results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None)
+        results, fresh = check_online(catalog, engines, sources, cache_dir, jobs=max(args.jobs, 0) or None,
+                                      confirmed=confirming)
         # The lock records the pins of engines.yaml, so a trial against another commit never writes it.
         if not args.no_write and not args.pin and all(r.ok for r in results):
             # Merged with the lock as it is at write time: another run may have refreshed other engines.
             try:
                 update_lock(lock_path, lambda current: merge_lock(current, fresh, engines, seen),
-                            replace_malformed=rewrites_all)
+                            replace_malformed=rewrites_all, known=seen,
+                            before_write=None if store is None else lambda: _confirm_records(store))
             except (LockError, OSError) as error:
                 reason = f"{lock_path}: {error.strerror}" if isinstance(error, OSError) else error
                 print(f"citecheck: the lock was not written: {reason}", file=sys.stderr)
@@ -125,6 +179,13 @@ def run(args: argparse.Namespace) -> int:
     claims_by_engine = Counter({e: len(catalog.claims_in_repository(e)) for e in engines})
     print(REPORTS[args.format](results, engines, catalog, claims_by_engine, elapsed, args.offline))
     return EXIT_OK if all(r.ok for r in results) else EXIT_FAILED
+
+
+def _confirm_records(store: RecordStore) -> None:
+    """Every record file the store answered, parsed again: the store decides nothing that is written."""
+    wrong = store.disagreeing(parse_yaml)
+    if wrong:
+        raise StoreDisagrees(wrong)
 
 
 if __name__ == "__main__":

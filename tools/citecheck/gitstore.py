@@ -15,9 +15,11 @@ from __future__ import annotations
 import configparser
 import os
 import re
+import subprocess
 import threading
 import time
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +38,7 @@ TIMEOUT_VARIABLE = "CITECHECK_GIT_TIMEOUT"
 DAMAGE = ("error:", "fatal:")
 GITPYTHON_READS = ("HEAD", "config", "packed-refs", "commondir", "objects/info/alternates")
 GIT_ENVIRONMENT = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0"}
+REGULAR_MODES = ("100644", "100755")  # what ls-tree writes for a regular file (not a link, not a submodule)
 
 
 def git_timeout(default: float) -> float:
@@ -104,6 +107,7 @@ class GitStore:
         self._closed = threading.Event()
         self._blobs: dict[str, bytes] = {}
         self._nodes: dict[tuple[str, str], object] = {}  # (commit, path) -> tree or blob object
+        self._listed: dict[tuple[str, str], str] = {}  # (commit, path) -> blob sha of a regular file, by prefetch
         self._commits: dict[str, git.Commit | CommitMissing] = {}  # a missing commit is remembered too
         try:
             self._processes = [self.repo.git._get_persistent_cmd(attribute, "cat_file", **{option: True})
@@ -224,8 +228,64 @@ class GitStore:
         finally:
             self._end()
 
+    def prefetch(self, sha: str, paths: Iterable[str]) -> None:
+        """Read the regular files among `paths` at commit `sha` with two git processes, one listing
+        them and one batch of their blobs, instead of a tree walk in Python and a round trip per file;
+        `read` then answers them from memory. Only a shortcut: a path that is not a regular file at
+        `sha`, or any trouble git reports, leaves `read` to walk the tree and say what it finds."""
+        # Not again what was read already; ":" would start pathspec magic.
+        wanted = {path for path in paths if path and not path.startswith(":") and (sha, path) not in self._listed}
+        if not wanted:
+            return
+        try:
+            self.commit(sha)
+            listing = self.run("ls_tree", "-z", "--full-tree", "--end-of-options", sha, "--", *sorted(wanted))
+        except (CommitMissing, RepositoryUnavailable):
+            return
+        listed = {}
+        for record in filter(None, listing.split("\0")):
+            meta, _, path = record.partition("\t")
+            mode, kind, blob = meta.split()
+            if mode in REGULAR_MODES and kind == "blob" and path in wanted:
+                listed[path] = blob
+        unread = sorted(set(listed.values()) - self._blobs.keys())
+        blobs = self._batch(unread) if unread else {}
+        if blobs is None:
+            return
+        self._blobs.update(blobs)
+        self._listed.update({(sha, path): blob for path, blob in listed.items()})
+
+    def _batch(self, shas: list[str]) -> dict[str, bytes] | None:
+        """The data of blobs `shas` from one `git cat-file --batch`; None if git says anything amiss."""
+        command = [git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git", f"--git-dir={self.repo.git_dir}", "--no-replace-objects",
+                   "cat-file", "--batch"]
+        try:
+            done = subprocess.run(command, input="".join(f"{sha}\n" for sha in shas).encode(), capture_output=True,
+                                  timeout=self.timeout, env={**os.environ, **GIT_ENVIRONMENT})
+        except subprocess.TimeoutExpired:
+            self._timed_out = True  # as when the watch kills a read: every later operation says so
+            return None
+        except OSError:
+            return None
+        if done.returncode or any(word in done.stderr.decode("utf-8", "replace") for word in DAMAGE):
+            return None
+        out, at, blobs = done.stdout, 0, {}
+        for sha in shas:
+            end = out.find(b"\n", at)
+            header = out[at:end].split() if end >= 0 else []
+            if len(header) != 3 or header[0] != sha.encode() or header[1] != b"blob" or not header[2].isdigit():
+                return None
+            size = int(header[2])
+            blobs[sha], at = out[end + 1: end + 1 + size], end + 2 + size
+            if len(blobs[sha]) != size:
+                return None
+        return blobs
+
     def read(self, sha: str, path: str) -> Blob:
-        """The blob at `path` in `sha`, walking the tree one component at a time."""
+        """The blob at `path` in `sha`: prefetched, or found by walking the tree one component at a time."""
+        listed = self._listed.get((sha, path))
+        if listed is not None:
+            return self._regular(sha, path, listed, self._blobs[listed])
         node = self.commit(sha).tree
         self._begin()
         try:
@@ -241,9 +301,13 @@ class GitStore:
             if self.damage():
                 raise self._unavailable(f" (reading {path} at {sha[:12]})")
             raise FileMissing(f"{path} does not exist at {sha[:12]}" + self._moved_hint(sha, path))
+        return self._regular(sha, path, node.hexsha, data)
+
+    @staticmethod
+    def _regular(sha: str, path: str, blob: str, data: bytes) -> Blob:
         if b"\0" in data[:BINARY_PROBE]:
             raise NotRegularFile(f"{path} is a binary file at {sha[:12]}")
-        return Blob(path, node.hexsha, data)
+        return Blob(path, blob, data)
 
     def _walk(self, sha: str, path: str, node):
         """The blob object at `path` below the tree `node`; None when there is none."""

@@ -41,6 +41,7 @@ def count_key(engine: str, commit: str, count: Count) -> tuple:
 class Lock:
     cites: dict[tuple, dict] = field(default_factory=dict)
     counts: dict[tuple, dict] = field(default_factory=dict)
+    raw: bytes | None = field(default=None, compare=False, repr=False)  # the text it was parsed from
 
 
 def cite_entry(engine: str, cite: Cite, blob: str, lines: tuple[int, int], kind: str) -> dict:
@@ -72,13 +73,16 @@ def _count_entry_key(entry: dict) -> tuple:
     return (entry["engine"], entry["commit"], json.dumps(entry["query"], sort_keys=True, separators=(",", ":")))
 
 
-def read_lock(path: Path) -> Lock:
+def read_lock(path: Path, known: Lock | None = None) -> Lock:
+    """The lock in `path`; `known` itself when it was parsed from the very bytes the file holds now."""
     try:
         raw = read_regular(path)
     except FileNotFoundError:
         return Lock()
     except OSError as error:
         raise LockError(f"{path}: cannot be read ({error.strerror})") from None
+    if known is not None and known.raw == raw:
+        return known
     return parse_lock(raw, path)
 
 
@@ -98,7 +102,7 @@ def parse_lock(raw: bytes, path: Path | str) -> Lock:
         _check_entry(path, "cites", index, entry, CITE_FIELDS)
     for index, entry in enumerate(counts):
         _check_entry(path, "counts", index, entry, COUNT_FIELDS)
-    return Lock({_cite_entry_key(e): e for e in cites}, {_count_entry_key(e): e for e in counts})
+    return Lock({_cite_entry_key(e): e for e in cites}, {_count_entry_key(e): e for e in counts}, raw)
 
 
 CITE_FIELDS = {"engine": str, "commit": str, "file": str, "blob": str, "lines": list, "kind": str}
@@ -176,11 +180,15 @@ def _guarded(path: Path):
             fcntl.flock(guard, fcntl.LOCK_UN)
 
 
-def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False) -> bool:
+def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: bool = False,
+                known: Lock | None = None, before_write: Callable[[], None] | None = None) -> bool:
     """Read the lock as it is now, apply `change`, write the result: serialised across processes.
     With `replace_malformed` (a run that rewrites every engine's entries), a lock that does not read
     is taken as empty; otherwise its LockError stands. True when the lock was written: a result
-    equal, entry for entry, to the lock just read (and validated) leaves the file as it is.
+    equal, entry for entry, to the lock just read (and validated) leaves the file as it is. A lock
+    `known` from an earlier read is not parsed again if the file still holds the same bytes.
+    `before_write` is called (under the guard) only when the lock is about to be written; an
+    exception from it leaves the lock as it is.
 
     A writer killed outright leaves its temporary file; holding the guard, no other writer is live,
     so leftovers are removed here. SIGTERM during the write is turned into an exception, which
@@ -190,7 +198,7 @@ def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: b
         for leftover in path.parent.glob(f"{TEMP_PREFIX}*.lock"):
             leftover.unlink(missing_ok=True)
         try:
-            current = read_lock(path)
+            current = read_lock(path, known)
         except LockError:
             if not replace_malformed:
                 raise
@@ -199,6 +207,8 @@ def update_lock(path: Path, change: Callable[[Lock], Lock], replace_malformed: b
         # `current` passed read_lock's checks, so an equal result is already on disk as valid JSON.
         if current is not None and os.path.lexists(path) and (result.cites, result.counts) == (current.cites, current.counts):
             return False
+        if before_write is not None:
+            before_write()
         write_lock(path, result)
         return True
 

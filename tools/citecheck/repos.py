@@ -40,12 +40,19 @@ class RepositorySources:
         urls = dict(pair.split("=", 1) for pair in os.environ.get(FETCH_URLS_VARIABLE, "").split() if "=" in pair)
         return urls.get(engine.id, engine.repository)
 
+    def local_path(self, engine_id: str) -> Path | None:
+        """The repository --repo or --mirrors names for the engine, if there is one (nothing fetched)."""
+        if engine_id in self.repos:
+            return self.repos[engine_id]
+        if self.mirrors is not None and (self.mirrors / engine_id).exists():
+            return self.mirrors / engine_id
+        return None
+
     def open(self, engine: Engine, commits: set[str]) -> GitStore:
         """The engine's repository; with --fetch, the pinned commits are fetched into the cache."""
-        if engine.id in self.repos:
-            return GitStore(self.repos[engine.id])
-        if self.mirrors is not None and (self.mirrors / engine.id).exists():
-            return GitStore(self.mirrors / engine.id)
+        local = self.local_path(engine.id)
+        if local is not None:
+            return GitStore(local)
         if self.fetch:
             path = self.cache / engine.id
             for commit in sorted(commits):

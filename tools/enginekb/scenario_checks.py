@@ -4,17 +4,15 @@ obstacle rest on claims; the tiers follow the verdicts (`tiers`)."""
 
 from __future__ import annotations
 
-import re
-
 from .maturity import CAPPING, least_mature
 from .model import CONTEXT_OWNER, Catalog
 from .needs import MEASURES, NO_FIGURE
 from .problems import Problem
+from .scenario_numbers import NUMBER, unbacked_numbers
 from .scenarios import CELL_PART, FIGURE_LABELS, Answer, Scenario, cell_named, claims_under, path_claims
 from .tiers import VERDICT_STRENGTH, tier_problems
 
 ARCHITECTURAL_ROW = "constraints.architectural"
-NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 
 
 def check_scenarios(catalog: Catalog, problems: list[Problem]) -> None:
@@ -81,6 +79,8 @@ def _check_answer(scenario: Scenario, answer: Answer, catalog: Catalog, problem)
         if worse:
             problem(f"verdict {answer.verdict} is better than the cell on {', '.join(worse)}: say why (better_than_rows)")
     _check_figures(scenario, answer, catalog, problem)
+    for message in unbacked_numbers(answer, catalog):
+        problem(message)
 
 
 def _check_hardware(scenario: Scenario, answer: Answer, catalog: Catalog, problem) -> None:

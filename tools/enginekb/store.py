@@ -6,6 +6,8 @@ past the tree. It is an optimisation only: a missing, unreadable or foreign stor
 store that cannot be written is skipped, and every entry is checked for shape when read (a malformed
 one is a miss, parsed again and rewritten, with a warning). It holds no verdict: whether a file's
 records are valid is decided on every load (a verdict read back from a file would be trusted blindly).
+An entry of the right shape may still be forged under an unchanged file's digest: where a result is
+written from the records (citecheck's lock), `disagreeing` parses the files again and compares.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import marshal
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from .regularfile import NotRegularFileError, read_regular
@@ -46,6 +49,7 @@ class RecordStore:
         self.directory = directory
         self.parsed: dict[str, tuple] = {}  # text digest -> (data, lines)
         self.used_parsed: dict[str, tuple] = {}
+        self.hits: dict[str, tuple[Path, str]] = {}  # digest -> (path, text) of each file answered from the store
         if directory is not None:
             try:
                 stored = marshal.loads(read_regular(directory / STORE_NAME))
@@ -60,17 +64,37 @@ class RecordStore:
                     print(f"enginekb: warning: {directory / STORE_NAME}: {len(stored['parsed']) - len(self.parsed)} "
                           "malformed entries ignored; their files are parsed again", file=sys.stderr)
 
-    def get(self, key: str) -> tuple | None:
+    def get(self, key: str, path: Path, text: str) -> tuple | None:
+        """The stored parse of `text` (of the file `path`), whose digest is `key`."""
         hit = self.parsed.get(key)
         if hit is not None:
             self.used_parsed[key] = hit
+            self.hits[key] = (path, text)
         return hit
+
+    def disagreeing(self, parse: Callable[[str, Path], object]) -> list[Path]:
+        """The files whose stored entry, used by this load, is not what `parse` makes of their text now
+        (an entry forged or stale under the digest of unchanged text); their entries are dropped from
+        the store. Dear (every used file is parsed again): asked only where a result is written."""
+        wrong = []
+        for key, (path, text) in self.hits.items():
+            located = parse(text, path)
+            if repr((located.data, located.lines)) != repr(self.used_parsed[key]):  # repr: 1 is not True
+                wrong.append(path)
+                del self.used_parsed[key]
+        if wrong:
+            self._write()
+        return wrong
 
     def put(self, key: str, data, lines: dict) -> None:
         self.used_parsed[key] = (data, lines)
 
     def save(self) -> None:
-        if self.directory is None or self.used_parsed.keys() == self.parsed.keys():
+        if self.used_parsed.keys() != self.parsed.keys():
+            self._write()
+
+    def _write(self) -> None:
+        if self.directory is None:
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)

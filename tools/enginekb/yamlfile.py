@@ -112,7 +112,7 @@ def load_yaml(path: Path, store=None) -> LocatedYaml:
     if store is None:
         return parse_yaml(text, path)
     key = digest(text)
-    hit = store.get(key)
+    hit = store.get(key, path, text)
     if hit is not None:
         return LocatedYaml(path, hit[0], hit[1], key)
     located = parse_yaml(text, path)

@@ -1,0 +1,158 @@
+"""Confirming stored answers against the blobs, and confirming the lock's entries ahead of the checks.
+
+A cached resolution (lines and kind of a cite in a blob) is a claim about the blob: `shows` tests it
+by reading those lines. A warm run's work is that test for every cite, and reading the blobs for it;
+Python loading the records is the other half. They need not wait for each other: `Confirmation`
+forks, before the records are loaded, a process that takes each lock entry, reads its blob from the
+local repository and confirms it exactly as the cache path would (the blob read now is the one the
+entry and the cache name, the cache holds the entry's lines and kind for it, and the lines show the
+symbol or phrase; a count's value is the cached value at a commit the repository holds). What comes
+back is only the set of entries so confirmed; the checks take one as a cite's answer when the entry
+is the one they would write for that cite, and resolve every other cite as usual.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import time
+from functools import lru_cache
+
+from enginekb.model import Cite, Count
+
+from .cache import CACHE_NAME, ResolveCache, load_cache
+from .errors import CheckFailure
+from .gitstore import Blob, GitStore
+from .lock import KINDS, Lock, entry_repository, valid_lines
+from .repos import RepositorySources
+from .textsearch import find_identifier, find_phrase
+
+WAIT = 30.0  # seconds the checks wait for the confirming process before doing all the work themselves
+
+
+def shows(blob: Blob, cite: Cite, hit: list) -> bool:
+    """Whether lines `hit` of `blob` hold what the cite names: the symbol's last name, or the phrase,
+    and its `contains`. A cheap test of a cached resolution, not a second resolver."""
+    lines, kind = hit[:2], hit[2]
+    if not valid_lines(lines) or kind not in KINDS or (kind == "phrase") != (cite.phrase is not None):
+        return False
+    pieces = _lines(blob.data)
+    if len(pieces) < lines[1]:
+        return False
+    span = b"\n".join(pieces[lines[0] - 1: lines[1]]).decode("latin-1")  # the resolver's decoding
+
+    def latin1(word: str) -> str:
+        return word.encode("utf-8").decode("latin-1")
+    if cite.phrase is not None:
+        return find_phrase(span, latin1(cite.phrase)) is not None
+    name = latin1(cite.symbol.replace(".", "::").split("::")[-1])
+    return find_identifier(span, name) is not None and (not cite.contains or find_phrase(span, latin1(cite.contains)) is not None)
+
+
+@lru_cache(maxsize=64)
+def _lines(data: bytes) -> list[bytes]:
+    """A blob's lines, split once for the cites into it (bytes keep their hash: a repeat is cheap)."""
+    return data.split(b"\n")
+
+
+class Confirmation:
+    """The lock entries a forked process confirmed (`cites`, `counts`: their lock keys)."""
+
+    def __init__(self, lock: Lock, sources: RepositorySources, cache_dir):
+        self.lock = lock
+        self.cites: set[tuple] = set()
+        self.counts: set[tuple] = set()
+        self.matched: dict[tuple, dict | None] = {}  # cite key -> the confirmed entry that matches its cite, or None
+        self._child: tuple[int, int] | None = None
+        if not lock.cites or cache_dir is None or not (cache_dir / CACHE_NAME).is_file():
+            return  # a first or cold run: nothing could be confirmed
+        readable, writable = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: its answer or nothing, never an exception past this frame
+            try:
+                os.close(readable)
+                quiet = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(quiet, 2)  # the cache's warnings are the parent's to give
+                found = confirm_entries(lock, sources, load_cache(cache_dir))
+                with os.fdopen(writable, "wb") as out:
+                    out.write(pickle.dumps(found))
+            finally:
+                os._exit(0)
+        os.close(writable)
+        self._child = (pid, readable)
+
+    def wait(self) -> None:
+        """Take the child's answer (within WAIT seconds; otherwise it is stopped and nothing is taken)."""
+        if self._child is None:
+            return
+        pid, readable = self._child
+        self._child = None
+        chunks, deadline = [], time.monotonic() + WAIT
+        try:
+            while (left := deadline - time.monotonic()) > 0 and select.select([readable], [], [], left)[0]:
+                chunk = os.read(readable, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            else:
+                os.kill(pid, signal.SIGKILL)
+                chunks = []
+        finally:
+            os.close(readable)
+            os.waitpid(pid, 0)
+        try:
+            self.cites, self.counts = pickle.loads(b"".join(chunks))  # from our own child process
+        except Exception:  # noqa: BLE001 - a child that died has confirmed nothing
+            self.cites, self.counts = set(), set()
+
+
+def confirm_entries(lock: Lock, sources: RepositorySources, cache: ResolveCache) -> tuple[set, set]:
+    """The keys of the lock entries whose blob, lines and kind (or value) the repositories and the
+    cache agree on now, each cite's lines shown by its blob."""
+    cites, counts = set(), set()
+    repositories = {entry_repository(entry) for entry in lock.cites.values()}
+    for repo in sorted(repositories):
+        path = sources.local_path(repo)
+        try:
+            store = GitStore(path) if path is not None else None
+        except CheckFailure:
+            store = None
+        if store is None:
+            continue
+        try:
+            mine = {key: entry for key, entry in lock.cites.items() if entry_repository(entry) == repo}
+            files: dict[str, set[str]] = {}
+            for entry in mine.values():
+                files.setdefault(entry["commit"], set()).add(entry["file"])
+            for commit, paths in files.items():
+                store.prefetch(commit, paths)
+            cites |= {key for key, entry in mine.items() if _confirmed(store, cache, entry)}
+            for key, entry in lock.counts.items():
+                if entry["engine"] == repo and _count_confirmed(store, cache, entry):
+                    counts.add(key)
+        finally:
+            store.close()
+    return cites, counts
+
+
+def _confirmed(store: GitStore, cache: ResolveCache, entry: dict) -> bool:
+    try:
+        blob = store.read(entry["commit"], entry["file"])
+    except CheckFailure:
+        return False
+    kind = "symbol" if "symbol" in entry else "phrase"
+    cite = Cite(entry["file"], entry["commit"], contains=entry.get("contains"), **{kind: entry[kind]})
+    hit = cache.cites.get(cache.cite_key(blob.sha, cite.file, kind, cite.target, cite.contains))
+    return (blob.sha == entry["blob"] == cache.blobs.get(cache.blob_key(cite.commit, cite.file))
+            and hit == [*entry["lines"], entry["kind"]] and shows(blob, cite, hit))
+
+
+def _count_confirmed(store: GitStore, cache: ResolveCache, entry: dict) -> bool:
+    try:
+        store.commit(entry["commit"])
+    except CheckFailure:
+        return False
+    query = Count(entry["value"], entry["query"]).query
+    return cache.counts.get(cache.count_key(entry["commit"], query)) == entry["value"]
