@@ -4,13 +4,15 @@
 // (the box or its button focused, pressed or pointed at, or the theme's keys f, s, /) or until `load`,
 // whichever comes first.
 // The index holds the pages (kbsite/searchwords.py); the claims' own entries are a second file beside it,
-// fetched once the pages' search is set up and the reader has reached for search. They are then handed to
-// the theme's search worker as a new set-up of pages and claims together (the bundle waits only for the
-// first "ready", and shows every result the worker sends), and the query in the box is asked again, so
-// that its results gain the claims in place.
+// fetched once the pages' index has come and the reader has reached for search, while the worker sets up
+// the pages. Once that is done, and the bundle has asked its first query, they are handed to the theme's
+// search worker as a new set-up of pages and claims together (the bundle waits only for the first
+// "ready", and shows every result the worker sends), and the query in the box is asked again, so that its
+// results gain the claims in place.
 (function () {
   var send = XMLHttpRequest.prototype.send, open = XMLHttpRequest.prototype.open, waiting = [], released = false;
-  var indexUrl = null, wanted = false, setUp = null, asked = false, Native = window.Worker, SETUP = 0, READY = 1, QUERY = 2;
+  var indexUrl = null, indexIn = false, wanted = false, claims = null, setUp = null, added = false, Native = window.Worker;
+  var SETUP = 0, READY = 1, QUERY = 2;
   function release() {
     if (released) return;
     released = true;
@@ -24,21 +26,27 @@
   };
   XMLHttpRequest.prototype.send = function () {
     var request = this, args = arguments;
+    if (request.kbIndex) request.addEventListener("load", function () { indexIn = true; fetchClaims(); });
     if (!request.kbIndex || released) return send.apply(request, args);
     waiting.push(function () { send.apply(request, args); });
   };
-  // The claims, once: `setUp` is the worker and the set-up the bundle sent it, known when it is ready.
+  // The claims, once: fetched when the pages' index is in and the reader wants search, handed over when
+  // the worker is ready (`setUp`: how to send it a message, and the set-up the bundle sent it).
+  function fetchClaims() {
+    if (claims || !wanted || !indexIn) return;
+    claims = fetch(new URL("search_claims.json", indexUrl)).then(function (response) { return response.json(); });
+    addClaims();
+  }
   function addClaims() {
-    if (asked || !wanted || !setUp || !indexUrl) return;
-    asked = true;
-    fetch(new URL("search_claims.json", indexUrl)).then(function (response) { return response.json(); }).then(function (claims) {
+    if (added || !claims || !setUp) return;
+    added = true;
+    claims.then(function (more) {
       var data = setUp.data;
-      setUp.worker.kbPost({type: SETUP, data: {config: data.config, docs: data.docs.concat(claims.docs), options: data.options}});
+      setUp.send({type: SETUP, data: {config: data.config, docs: data.docs.concat(more.docs), options: data.options}});
     }).catch(function () {});  // without them the pages' search goes on as it was
   }
   function watch(worker) {
     var post = worker.postMessage, sent = null, ready = 0;
-    worker.kbPost = function (message) { post.call(worker, message); };
     worker.postMessage = function (message) {
       if (message && message.type === SETUP && !sent) sent = message.data;
       return post.apply(worker, arguments);
@@ -46,9 +54,10 @@
     worker.addEventListener("message", function (event) {
       if (!event.data || event.data.type !== READY || !sent) return;
       ready += 1;
-      if (ready === 1) { setUp = {worker: worker, data: sent}; addClaims(); return; }
+      // After the bundle's own listener, which asks the first query: the first answer comes from the pages.
+      if (ready === 1) { setUp = {send: function (message) { post.call(worker, message); }, data: sent}; setTimeout(addClaims, 0); return; }
       var box = document.querySelector("input.md-search__input");
-      if (box && box.value) worker.kbPost({type: QUERY, data: box.value});
+      if (box && box.value) setUp.send({type: QUERY, data: box.value});
     });
   }
   if (Native) {
@@ -63,7 +72,7 @@
   function intent(event) {
     var target = event.target;
     if (event.type === "keydown" ? /^[fs/]$/.test(event.key) && !(target.closest && target.closest("input, textarea, select"))
-        : target.closest && target.closest(".md-search, label[for='__search']")) { wanted = true; release(); addClaims(); }
+        : target.closest && target.closest(".md-search, label[for='__search']")) { wanted = true; release(); fetchClaims(); }
   }
   ["pointerover", "pointerdown", "focusin", "keydown"].forEach(function (type) {
     document.addEventListener(type, intent, {capture: true, passive: true});
