@@ -207,8 +207,8 @@ def test_no_page_is_wider_than_a_phone(page, served_site, site_dir):
 def test_the_verified_only_toggle_and_folding_topics(page, served_site):
     page.goto(f"{served_site}/engines/ncnn/")
     assert page.locator("section.kb-later").count() > 0  # topics further down wait in templates
-    page.locator(".kb-open-all").click()  # renders every topic
-    assert page.locator("section.kb-later").count() == 0
+    page.locator(".kb-open-all").click()  # renders every topic, those in pieces once their piece is fetched
+    page.wait_for_function("document.querySelectorAll('section.kb-later').length === 0", timeout=10000)
     inferred = page.locator(".kb-claim[data-label=inferred]").first
     inferred.scroll_into_view_if_needed()
     assert inferred.is_visible()

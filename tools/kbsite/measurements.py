@@ -1,7 +1,8 @@
 """The `kb:measurements` directive: every measured figure as one filterable table of values.
 
-One row per `measured` claim: the figure and unit, the machine, model, quantisation and threads, and
-a link to the artifact; the rest of the provenance (who, when, build, command, field, note) sits in
+One row per `measured` claim: the figure and unit, the machine, the model with its precision and run
+settings in one cell (three columns cost the every-figure page 580 elements and its width), and a link to
+the artifact; the rest of the provenance (who, when, build, command, field, note) sits in
 the row's own fold, so it is one tap away instead of repeated on a card per figure. docs/assets/kb.js
 filters the rows (engine, page, free text) as it does the claims explorer.
 """
