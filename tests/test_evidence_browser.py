@@ -9,6 +9,7 @@ import threading
 import pytest
 from playwright.sync_api import sync_playwright
 
+from enginekb.model import LABEL_TITLES
 from sitebuild import built_project_site
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -82,4 +83,20 @@ def test_the_search_index_waits_for_the_reader_or_for_load(site):
                            timeout=10000)
     page.keyboard.type("barge-in")
     page.locator(".md-search-result__item").first.wait_for(timeout=30000)
+    page.close()
+
+
+def test_a_reference_gains_its_claims_text_on_hover_from_the_pages_evidence(site):
+    browser, base = site
+    page = tab(browser, 1400)
+    page.goto(base + "analysis/comparison/", wait_until="load")
+    ref = page.locator("p a.kb-ref[data-ref]").first
+    claim = ref.get_attribute("data-ref")
+    title = ref.get_attribute("title")
+    assert title in LABEL_TITLES.values(), title  # the label only
+    ref.hover()
+    page.wait_for_function("ref => ref.title.indexOf(': ') > 0", arg=ref.element_handle(), timeout=20000)
+    assert ref.get_attribute("title").startswith(title + ": ")
+    assert f"{base}evidence/analysis/comparison/{claim.split('/')[0]}.json" in page.requests
+    assert not [url for url in page.requests if "claims.json" in url]
     page.close()
