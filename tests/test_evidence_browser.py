@@ -100,3 +100,34 @@ def test_a_reference_gains_its_claims_text_on_hover_from_the_pages_evidence(site
     assert f"{base}evidence/analysis/comparison/{claim.split('/')[0]}.json" in page.requests
     assert not [url for url in page.requests if "claims.json" in url]
     page.close()
+
+
+def test_report_a_problem_opens_a_prefilled_issue_naming_the_record(site):
+    """With ENGINEKB_REPO_URL the build names the new-issue page in a <meta> (kbsite/report.py); here that
+    meta is put into the served pages as the build would, and each claim card and evidence item gains the link."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from kbsite.report import issues_meta, with_issues_meta
+
+    browser, base = site
+    meta = issues_meta("https://github.com/example/enginekb")
+    page = tab(browser, 1400)
+
+    def with_meta(route):
+        response = route.fetch()
+        body = response.text()
+        route.fulfill(response=response, body=with_issues_meta(body, meta) if "<head>" in body else body)
+    page.route("**/", with_meta)
+    page.goto(base + "analysis/comparison/", wait_until="load")
+    cell = page.locator('td[data-engine="mnn"] details.kb-cell').first
+    cell.locator("summary").click()
+    item = cell.locator(".kb-evidence li").first
+    link = item.locator("a.kb-report")
+    link.wait_for(timeout=20000)
+    claim = item.locator("a.kb-ref").get_attribute("data-claim")
+    href = urlsplit(link.get_attribute("href"))
+    asked = parse_qs(href.query)
+    assert f"{href.scheme}://{href.netloc}{href.path}" == "https://github.com/example/enginekb/issues/new"
+    assert asked["title"] == [f"Problem with record {claim}"] and f"`{claim}`" in asked["body"][0]
+    assert link.get_attribute("target") == "_blank" and "noopener" in link.get_attribute("rel")
+    page.close()
