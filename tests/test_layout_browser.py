@@ -1,5 +1,6 @@
-"""The layout a reader sees in Chromium at 1400 and 390 px: every table fits its column or scrolls in a box
-that says it scrolls, and a diagram on a phone is drawn at a readable size in a box that scrolls."""
+"""What a reader sees and takes away, in Chromium at 1400 and 390 px: every table fits its column or scrolls
+in a box that says it scrolls, a diagram on a phone is drawn at a readable size in a box that scrolls, and
+the explorer exports what it shows for several engines, labels and rows at once."""
 
 import functools
 import http.server
@@ -74,4 +75,34 @@ def test_a_diagram_on_a_phone_is_drawn_readable_in_a_box_that_scrolls(site, path
         assert shown["labels"] > 3, shown
         assert shown["smallest"] >= 11, shown  # label text drawn at 11 px or more on the screen
         assert shown["overflow"] == "auto" and shown["right"] <= 390, shown  # the box scrolls, the page does not
+    page.close()
+
+
+def test_the_explorer_exports_its_rows_for_several_engines_labels_and_rows_as_csv_and_json(site):
+    import csv
+    import io
+    import json
+
+    browser, base, _ = site
+    page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    every = page.request.get(base + "downloads/claims.json").json()["claims"]
+    rows = sorted({c["dimension"] for c in every if c["engine"] in ("ncnn", "mnn")})[:3]
+    want = {c["id"] for c in every if c["engine"] in ("ncnn", "mnn") and c["label"] in ("verified", "inferred")
+            and c["dimension"] in rows}
+    assert len(want) > 3
+    page.goto(base + f"analysis/explorer/?engine=ncnn,mnn&label=verified,inferred&dimension={','.join(rows)}")
+    page.wait_for_function("() => performance.getEntriesByName('kb-ready').length", timeout=30000)
+    assert page.locator(".kb-explorer .kb-shown").inner_text() == str(len(want))
+    with page.expect_download() as download:
+        page.click(".kb-explorer [data-export=csv]")
+    with open(download.value.path(), encoding="utf-8", newline="") as handle:
+        table = list(csv.DictReader(handle))
+    assert list(table[0])[:3] == ["id", "engine", "label"]  # the header first, as claims.csv
+    assert {row["id"] for row in table} == want and len(table) == len(want)
+    with page.expect_download() as download:
+        page.click(".kb-explorer [data-export=json]")
+    with open(download.value.path(), encoding="utf-8") as handle:
+        records = json.load(handle)["claims"]
+    assert {record["id"] for record in records} == want
+    assert {(r["engine"], r["label"]) for r in records} <= {(e, l) for e in ("ncnn", "mnn") for l in ("verified", "inferred")}
     page.close()
