@@ -20,7 +20,8 @@ OVERFLOWING = """() => Array.from(document.querySelectorAll('article table')).fi
   let box = t.parentElement;
   while (box.tagName !== 'ARTICLE' && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
   const over = Math.round(t.getBoundingClientRect().width - box.clientWidth);
-  const cue = box.matches('.kb-matrix-scroll') || getComputedStyle(box).backgroundImage.includes('radial-gradient');
+  const clear = getComputedStyle(t).backgroundColor === 'rgba(0, 0, 0, 0)';  // the table does not hide its box's shadows
+  const cue = box.matches('.kb-matrix-scroll') || (clear && getComputedStyle(box).backgroundImage.includes('radial-gradient'));
   return {table: t.className || t.querySelector('th') && t.querySelector('th').textContent.trim(), box: box.className, over: over, cue: cue};
 }).filter(r => r.over > 1)"""
 
