@@ -107,3 +107,25 @@ def test_the_explorer_exports_its_rows_for_several_engines_labels_and_rows_as_cs
     assert {record["id"] for record in records} == want
     assert {(r["engine"], r["label"]) for r in records} <= {(e, l) for e in ("ncnn", "mnn") for l in ("verified", "inferred")}
     page.close()
+
+
+@pytest.mark.parametrize("path, answers", [("analysis/comparison/", "tr[data-row] > td[data-engine]"),
+                                           ("analysis/scenarios/tts-raspberry-pi/", "tr[id^='answer-']")])
+def test_every_verdict_cell_and_scenario_answer_has_a_permalink_that_lands_on_it(site, path, answers):
+    browser, base, _ = site
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(base + path, wait_until="load")
+    page.wait_for_function("() => performance.getEntriesByName('kb-ready').length", timeout=30000)
+    missing = page.eval_on_selector_all(f".md-content {answers}", "cells => cells.filter(c => !c.id).length")
+    total = page.locator(f".md-content {answers}").count()
+    assert total >= 6 and missing == 0
+    holder = page.locator(f".md-content {answers}").nth(4)
+    own = holder.get_attribute("id")
+    holder.locator("details[data-evidence] > summary").first.click()
+    permalink = holder.locator(".kb-evidence a.kb-permalink")
+    permalink.wait_for(timeout=20000)
+    assert permalink.get_attribute("href") == "#" + own
+    page.goto(base + path + "#" + own, wait_until="load")
+    page.wait_for_function("id => { const t = document.getElementById(id); const r = t && t.getBoundingClientRect();"
+                           " return r && r.top >= 0 && r.top < innerHeight; }", arg=own, timeout=20000)
+    page.close()
