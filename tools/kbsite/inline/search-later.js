@@ -1,6 +1,6 @@
 // Inlined at the top of every page's <head> (tools/kbsite/inline.py), before the theme's bundle runs: the
 // bundle requests the search index as soon as it starts, where it would compete with the page and the
-// first evidence a reader opens. This holds that one request back until the reader reaches for search
+// first evidence a reader opens. This holds that request, and the start of its worker, back until the reader reaches for search
 // (the box or its button focused, pressed or pointed at, or the theme's keys f, s, /) or until a few
 // seconds after `load`, whichever comes first.
 // The index holds the pages (kbsite/searchwords.py); the claims' own entries are a second file beside it,
@@ -18,6 +18,22 @@
     released = true;
     waiting.forEach(function (go) { go(); });
     waiting = [];
+  }
+  // The theme's worker, started when the index is released: until then a stand-in keeps the bundle's
+  // messages and listeners (it only posts messages and listens for "message"), so that the worker's
+  // script is not fetched beside a page's first evidence either.
+  function later(url, options) {
+    var stand = new EventTarget(), queue = [], real = null;
+    stand.postMessage = function (message) { if (real) real.postMessage(message); else queue.push(message); };
+    stand.terminate = function () { if (real) real.terminate(); queue = []; };
+    waiting.unshift(function () {
+      real = new Native(url, options);
+      real.addEventListener("message", function (event) { stand.dispatchEvent(new MessageEvent("message", {data: event.data})); });
+      real.addEventListener("error", function () { stand.dispatchEvent(new Event("error")); });
+      queue.forEach(function (message) { real.postMessage(message); });
+      queue = [];
+    });
+    return stand;
   }
   XMLHttpRequest.prototype.open = function (method, url) {
     this.kbIndex = /\/search\/search_index\.json$/.test(String(url).split("?")[0]);
@@ -63,8 +79,10 @@
   if (Native) {
     // Only the first search worker is the theme's; one a test starts itself is left alone.
     window.Worker = function (url, options) {
-      var worker = new Native(url, options);
-      if (!watch.done && /\/workers\/search\.[^/]*\.js$/.test(String(url).split("?")[0])) { watch.done = true; watch(worker); }
+      if (watch.done || !/\/workers\/search\.[^/]*\.js$/.test(String(url).split("?")[0])) return new Native(url, options);
+      watch.done = true;
+      var worker = released ? new Native(url, options) : later(url, options);
+      watch(worker);
       return worker;
     };
     window.Worker.prototype = Native.prototype;
