@@ -78,9 +78,12 @@ def test_the_search_index_waits_for_the_reader_or_for_load(site):
     page = tab(browser, 1400)
     page.goto(base + "analysis/scenarios/barge-in/", wait_until="domcontentloaded")
     assert not [url for url in page.requests if "search_index.json" in url]
+    worker = "() => performance.getEntriesByType('resource').some(e => e.name.includes('/workers/search.'))"
+    assert not page.evaluate(worker)  # nor is the theme's search worker started (the bundle asked for it before DOMContentLoaded)
     page.locator("input.md-search__input").click()  # reaching for search asks for it at once
     page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.endsWith('search_index.json'))",
                            timeout=10000)
+    page.wait_for_function(worker, timeout=10000)
     page.keyboard.type("barge-in")
     page.locator(".md-search-result__item").first.wait_for(timeout=30000)
     page.close()
