@@ -264,6 +264,9 @@ def test_a_matrix_legend_draws_its_rows_rubrics_when_opened(page, served_site):
 def _scroll_matrix_and_measure(page) -> dict:
     box = page.locator(".kb-matrix-scroll").first
     box.scroll_into_view_if_needed()
+    # A matrix off the screen is not laid out (content-visibility: auto) until a frame has drawn it in view,
+    # as a reader's scrolling would: wait for that frame before scrolling the box.
+    box.evaluate("box => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     return box.evaluate("""box => {
         box.scrollTop = 120; box.scrollLeft = box.scrollWidth;
         const frame = box.getBoundingClientRect();

@@ -30,6 +30,37 @@ def test_a_page_names_claims_under_cells_claims_with_cites_and_rows():
     assert named.drawn == {"ncnn/a", "mnn/b"} and named.cited == {"mnn/c"} and named.rows == {"device-gpu"}
     assert named.by_row == {"device-gpu": {"ncnn/a", "mnn/b"}}
     assert not named_in("<p>nothing to draw</p>")
+    # A reference's text comes on hover from the engine's file, so a reference names its claim too.
+    ref = named_in('<a class="kb-ref kb-ref-verified" href="x#claim-mnn-c" data-ref="mnn/c" title="Verified">mnn/c</a>')
+    assert ref.drawn == {"mnn/c"} and not ref.cited
+
+
+def test_a_reference_carries_its_label_not_its_text():
+    from enginekb.model import Claim
+    from kbsite.refs import render_ref
+
+    claim = Claim.__new__(Claim)
+    object.__setattr__(claim, "id", "mnn/c")
+    object.__setattr__(claim, "label", "verified")
+    object.__setattr__(claim, "text", "A <long> text")
+    object.__setattr__(claim, "engine", "mnn")
+    object.__setattr__(claim, "report", None)
+    html = render_ref(claim, lambda target: target)
+    assert 'data-ref="mnn/c"' in html and 'title="Verified"' in html and "long" not in html
+
+
+def test_page_scripts_come_only_with_the_pages_that_use_them_and_before_kb_js():
+    from kbsite.inline import with_page_scripts
+
+    tail = '<script src="../../assets/kb.js" defer></script>\n<script src="../../assets/report.js" defer></script>'
+    plain = with_page_scripts("<p>prose</p>" + tail)
+    assert plain == "<p>prose</p>" + tail
+    grid = with_page_scripts('<div class="kb-grid" data-search-exclude></div><div class="kb-matrix-scroll"><table class="kb-matrix kb-cells">' + tail)
+    order = re.findall(r'assets/([\w.-]+\.js)', grid)
+    assert order == ["kb-matrix.js", "grid.js", "kb.js", "report.js"]
+    explorer = with_page_scripts('<div class="kb-explorer" data-search-exclude>' + tail)
+    assert re.findall(r'assets/([\w.-]+\.js)', explorer) == ["kb-explorer.js", "explorer-export.js", "kb.js", "report.js"]
+    assert with_page_scripts('<div class="kb-explorer">') == '<div class="kb-explorer">'  # no kb.js: left alone
 
 
 def test_the_files_hold_what_the_page_names_split_by_engine_and_cite_bucket():

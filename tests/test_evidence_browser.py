@@ -9,6 +9,7 @@ import threading
 import pytest
 from playwright.sync_api import sync_playwright
 
+from enginekb.model import LABEL_TITLES
 from sitebuild import built_project_site
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -77,9 +78,59 @@ def test_the_search_index_waits_for_the_reader_or_for_load(site):
     page = tab(browser, 1400)
     page.goto(base + "analysis/scenarios/barge-in/", wait_until="domcontentloaded")
     assert not [url for url in page.requests if "search_index.json" in url]
+    worker = "() => performance.getEntriesByType('resource').some(e => e.name.includes('/workers/search.'))"
+    assert not page.evaluate(worker)  # nor is the theme's search worker started (the bundle asked for it before DOMContentLoaded)
     page.locator("input.md-search__input").click()  # reaching for search asks for it at once
     page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.endsWith('search_index.json'))",
                            timeout=10000)
+    page.wait_for_function(worker, timeout=10000)
     page.keyboard.type("barge-in")
     page.locator(".md-search-result__item").first.wait_for(timeout=30000)
+    page.close()
+
+
+def test_a_reference_gains_its_claims_text_on_hover_from_the_pages_evidence(site):
+    browser, base = site
+    page = tab(browser, 1400)
+    page.goto(base + "analysis/comparison/", wait_until="load")
+    ref = page.locator("p a.kb-ref[data-ref]").first
+    claim = ref.get_attribute("data-ref")
+    title = ref.get_attribute("title")
+    assert title in LABEL_TITLES.values(), title  # the label only
+    ref.hover()
+    page.wait_for_function("ref => ref.title.indexOf(': ') > 0", arg=ref.element_handle(), timeout=20000)
+    assert ref.get_attribute("title").startswith(title + ": ")
+    assert f"{base}evidence/analysis/comparison/{claim.split('/')[0]}.json" in page.requests
+    assert not [url for url in page.requests if "claims.json" in url]
+    page.close()
+
+
+def test_report_a_problem_opens_a_prefilled_issue_naming_the_record(site):
+    """With ENGINEKB_REPO_URL the build names the new-issue page in a <meta> (kbsite/report.py); here that
+    meta is put into the served pages as the build would, and each claim card and evidence item gains the link."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from kbsite.report import issues_meta, with_issues_meta
+
+    browser, base = site
+    meta = issues_meta("https://github.com/example/enginekb")
+    page = tab(browser, 1400)
+
+    def with_meta(route):
+        response = route.fetch()
+        body = response.text()
+        route.fulfill(response=response, body=with_issues_meta(body, meta) if "<head>" in body else body)
+    page.route("**/", with_meta)
+    page.goto(base + "analysis/comparison/", wait_until="load")
+    cell = page.locator('td[data-engine="mnn"] details.kb-cell').first
+    cell.locator("summary").click()
+    item = cell.locator(".kb-evidence li").first
+    link = item.locator("a.kb-report")
+    link.wait_for(timeout=20000)
+    claim = item.locator("a.kb-ref").get_attribute("data-claim")
+    href = urlsplit(link.get_attribute("href"))
+    asked = parse_qs(href.query)
+    assert f"{href.scheme}://{href.netloc}{href.path}" == "https://github.com/example/enginekb/issues/new"
+    assert asked["title"] == [f"Problem with record {claim}"] and f"`{claim}`" in asked["body"][0]
+    assert link.get_attribute("target") == "_blank" and "noopener" in link.get_attribute("rel")
     page.close()

@@ -39,6 +39,6 @@
       });
     });
   }
-  // Listening before kb.js filters first: both are deferred, this one runs after, so start at once.
+  // Listening before kb.js filters first: both are deferred, and the build writes this one before kb.js.
   start();
 })();

@@ -49,7 +49,7 @@
           var cell = source.querySelector('td[data-engine="' + engine.id + '"]');
           var details = cell && cell.querySelector("details.kb-cell"), verdict = verdictOf(details);
           var td = element("td", "kb-grid-mark" + (verdict ? " kb-verdict-" + verdict : ""), MARKS[verdict] || "\u00B7");
-          td.dataset.cell = cell ? cell.id : "";
+          td.dataset.cell = cell ? source.id + "-" + engine.id : "";  // the id kb.js gives the cell (it runs after this)
           td.tabIndex = 0;
           td.setAttribute("aria-label", engine.name + ": " + (verdict || "no cell yet"));
           tr.appendChild(td);

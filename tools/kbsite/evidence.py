@@ -3,8 +3,9 @@ kilobytes, not the whole of downloads/claims.json (which stays the download and 
 
 What kb.js draws, and from which file of the page's folder `evidence/<page>/`:
 
-- a verdict cell's or a scenario answer's claims (`data-evidence`): `<engine>.json`, the claims of that
-  engine the page names this way, with only their id, label, text and page;
+- a verdict cell's or a scenario answer's claims (`data-evidence`), and the text a reference to a claim
+  (`data-ref`) shows on hover: `<engine>.json`, the claims of that engine the page names this way, with
+  only their id, label, text and page;
 - a claim's cites (`data-claim`): `cites-<n>.json`, the cites and scope of the cited claims whose id
   hashes to bucket n (`cite_bucket`, computed the same way by kb.js), a few kilobytes each;
 - a row's rubric (`data-row`, `data-rows`) and the labels: `rubrics.json`;
@@ -27,6 +28,7 @@ CITES_PER_BUCKET = 24  # cited claims per cites file, on average
 
 _EVIDENCE = re.compile(r'\sdata-evidence="([^"]*)"')
 _CITED = re.compile(r'\sdata-claim="([^"]*)"')
+_REF = re.compile(r'\sdata-ref="([^"]*)"')
 _ROWS = re.compile(r'\sdata-rows?="([^"]*)"')
 _ROW = re.compile(r'<tr\s[^>]*?\bdata-row="([\w.-]+)"[^>]*>(.*?)</tr>', re.S)
 
@@ -56,7 +58,7 @@ def evidence_dir(page_src: str) -> str:
 def named_in(page_html: str) -> Named:
     """The claim ids and row keys `page_html` asks kb.js to draw."""
     named = Named()
-    for pattern, into in ((_EVIDENCE, named.drawn), (_CITED, named.cited), (_ROWS, named.rows)):
+    for pattern, into in ((_EVIDENCE, named.drawn), (_REF, named.drawn), (_CITED, named.cited), (_ROWS, named.rows)):
         for match in pattern.finditer(page_html):
             into.update(html.unescape(match.group(1)).split())
     for row in _ROW.finditer(page_html):

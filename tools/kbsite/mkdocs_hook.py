@@ -21,7 +21,7 @@ from citecheck.lock import LOCK_NAME, LockError, read_lock
 from enginekb.load import CLAIMS_DIR, SCHEMA_FILE, load_catalog
 from enginekb.problems import CatalogError
 from kbsite.evidence import evidence_dir, evidence_files, named_in, with_evidence_meta
-from kbsite.inline import with_head_script
+from kbsite.inline import with_head_script, with_page_scripts
 from kbsite.exports import Stamp, cited_names, claims_csv, claims_json, csv_stamp, search_entries
 from kbsite.pieces import piece_path, split_waiting
 from kbsite.render import RenderError, render_page
@@ -89,7 +89,7 @@ def on_post_page(output, page, config, **kwargs):
     target = evidence_dir(page.file.src_uri)
     if target in _state["evidence"]:
         output = with_evidence_meta(output, get_relative_url(target, page.url), _state["evidence"][target])
-    output = with_head_script(output, "search-later.js")  # the search index waits for the reader or for `load`
+    output = with_page_scripts(with_head_script(output, "search-later.js"))  # the search index waits for the reader or for `load`
     return with_issues_meta(output, _state["issues_meta"])
 
 
