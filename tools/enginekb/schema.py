@@ -8,13 +8,15 @@ Compiling a validator costs more than validating every record, so the compiled c
 this module's own bytecode, in its `__pycache__`: it is code, trusted as Python trusts the .pyc files
 there, and kept apart from the record caches, whose entries are data checked when read. It is named
 by a hash of everything it is compiled from (the schema as given to fastjsonschema, fastjsonschema's
-version, Python's bytecode magic): a changed schema has another name and is compiled again, and a
+version, Python's bytecode magic, and this module, which rewrites the compiled code so that a
+rejection raises a bare exception): a changed schema has another name and is compiled again, and a
 file that is not a code object stored under its own name is compiled again and replaced. It holds no
 verdict: every record is validated on every load. ENGINEKB_CACHE=off keeps none.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import json
@@ -35,6 +37,8 @@ from .store import default_directory
 from .yamlfile import YamlError, read_text
 
 VALIDATOR_DIR = Path(__file__).parent / "__pycache__"
+# This module's code rewrites what fastjsonschema compiles (_BareRaises): it is part of a validator's name.
+_COMPILER = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 _VALIDATORS_KEPT = 32  # older validators are removed when a new one is written
 
 
@@ -117,18 +121,39 @@ def _compiled(text: str) -> ClaimsSchema:
 def _validator(definition: dict) -> Callable[[Any], Any]:
     """fastjsonschema's validator of `definition`, compiled now or read back from VALIDATOR_DIR."""
     text = json.dumps(definition, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    key = hashlib.sha256("\0".join((text, fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex())).encode(
+    key = hashlib.sha256("\0".join((text, fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex(), _COMPILER)).encode(
         "utf-8", "surrogatepass")).hexdigest()[:32]
     path = VALIDATOR_DIR / f"validator-{key}.marshal" if default_directory() is not None else None
     code = _stored_code(path, key) if path is not None else None
     if code is None:
-        source = fastjsonschema.compile_to_code(definition)
-        code = compile(source, f"<validator {key}>", "exec")
+        tree = _BareRaises().visit(ast.parse(fastjsonschema.compile_to_code(definition)))
+        code = compile(ast.fix_missing_locations(tree), f"<validator {key}>", "exec")
         if path is not None:
             _store_code(path, key, code)
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"_Invalid": _Invalid}
     exec(code, namespace)
     return namespace["validate"]
+
+
+class _Invalid(fastjsonschema.JsonSchemaValueException):
+    """What the compiled validator raises: no message, value or definition, which only cost time (an
+    `if`, a `oneOf` or a `not` raises and catches one per branch not taken); a file it rejects is
+    validated again by jsonschema, which says what is wrong."""
+
+    def __init__(self):  # noqa: D107 - raised as a class, made without arguments
+        pass
+
+
+class _BareRaises(ast.NodeTransformer):
+    """`raise JsonSchemaValueException(message, value=..., definition={...}, ...)` made `raise _Invalid`:
+    the same exception class caught by the same handlers, so the same records pass and fail."""
+
+    def visit_Raise(self, node: ast.Raise) -> ast.Raise:
+        call = node.exc
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "JsonSchemaValueException"):
+            node.exc = ast.Name("_Invalid", ast.Load())
+        return node
 
 
 def _stored_code(path: Path, key: str) -> types.CodeType | None:
