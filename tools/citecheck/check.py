@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,13 +64,17 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
     processes (default: the usable cores).
     """
     jobs = jobs or len(os.sched_getaffinity(0))
-    cache = load_cache(cache_dir)
     tasks = [(catalog.engines[e], catalog.claims_in_repository(e)) for e in engines]
     if confirmed is not None:
         confirmed.wait()
+    # Every cite and count confirmed: nothing is looked up or learned, so the cache is not even read.
+    everything_confirmed = all(_all_confirmed(confirmed, *task) for task in tasks)
+    cache = ResolveCache("") if everything_confirmed else load_cache(cache_dir)
     busy = [task for task in tasks if not _all_cached(cache, *task, confirmed)]
     outcomes: dict[str, tuple[list[Result], Lock, ResolveCache]] = {}
     if jobs > 1 and len(busy) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # only a run with engines left to resolve pays for it
+
         with ProcessPoolExecutor(max_workers=min(jobs, len(busy))) as pool:
             # Largest first, so that the long engine does not start last.
             ordered = sorted(busy, key=lambda task: -sum(len(c.cites) for c in task[1]))
@@ -95,7 +99,7 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
             fresh.cites.update(engine_lock.cites)
             fresh.counts.update(engine_lock.counts)
             cache.merge(learned)
-    if not confirmed_all or cache.dropped:
+    if not everything_confirmed and (not confirmed_all or cache.dropped):
         save_cache(cache_dir, cache)
     return results, fresh
 
@@ -108,7 +112,8 @@ def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim], confir
             blob = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
             if blob is None or _cached_cite(cache, blob, cite) is None:
                 return False
-        if claim.count and claim.engine == engine.id and cache.count_key(engine.pin, claim.count.query) not in cache.counts:
+        if (claim.count and claim.engine == engine.id and not _confirmed_count(confirmed, engine.pin, claim)
+                and cache.count_key(engine.pin, claim.count.query) not in cache.counts):
             return False
     return True
 

@@ -146,13 +146,21 @@ class _Invalid(fastjsonschema.JsonSchemaValueException):
 
 class _BareRaises(ast.NodeTransformer):
     """`raise JsonSchemaValueException(message, value=..., definition={...}, ...)` made `raise _Invalid`:
-    the same exception class caught by the same handlers, so the same records pass and fail."""
+    the same exception class caught by the same handlers, so the same records pass and fail. The name
+    a subschema's function is handed for its messages (formatted from `locals()` on every call) is
+    None: nothing reads it once the messages are gone."""
 
     def visit_Raise(self, node: ast.Raise) -> ast.Raise:
         call = node.exc
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
                 and call.func.id == "JsonSchemaValueException"):
             node.exc = ast.Name("_Invalid", ast.Load())
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id.startswith("validate_") and len(node.args) == 3:
+            node.args[2] = ast.Constant(None)  # (data, custom_formats, name_prefix)
         return node
 
 
