@@ -66,7 +66,7 @@ class Confirmation:
         self.lock = lock
         self.cites: set[tuple] = set()
         self.counts: set[tuple] = set()
-        self.matched: dict[tuple, dict | None] = {}  # cite key -> the confirmed entry that matches its cite, or None
+        self.matched: dict[int, tuple] = {}  # id(cite) -> (cite, the confirmed entry that matches it, or None)
         self._child: tuple[int, int] | None = None
         if not lock.cites or cache_dir is None or not (cache_dir / CACHE_NAME).is_file():
             return  # a first or cold run: nothing could be confirmed
