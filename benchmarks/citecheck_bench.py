@@ -1,6 +1,6 @@
 """How long the writer's and the maintainer's commands take, beside their budgets and floors.
 
-    .venv/bin/python benchmarks/citecheck_bench.py --mirrors ~/mirrors [--baseline REV] [--repeat 3] [--scale 10]
+    .venv/bin/python benchmarks/citecheck_bench.py --mirrors ~/mirrors [--baseline REV] [--repeat 3] [--scale 10] [--compile]
 
 Prints, in one run on one machine, each command beside its budget (issue 31): citecheck against the
 repositories cold (empty citecheck cache) and warm (nothing changed, the lock refreshed as an
