@@ -67,7 +67,7 @@ def test_the_rewritten_validator_decides_as_fastjsonschema_does():
                 try:
                     schema._fast([record])
                     rewritten = True
-                except fastjsonschema.JsonSchemaValueException:
+                except ValueError:  # enginekb.schema._Invalid
                     rewritten = False
                 assert rewritten == valid, record
                 decided[valid] += 1

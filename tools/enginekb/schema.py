@@ -29,8 +29,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import fastjsonschema
-
 from .problems import CatalogError, Problem
 from .regularfile import read_regular
 from .store import default_directory
@@ -60,7 +58,7 @@ class ClaimsSchema:
             raise CatalogError([Problem(path, error.line, "-", error.message)]) from None
         except json.JSONDecodeError as error:
             raise CatalogError([Problem(path, error.lineno, "-", f"not JSON: {error.msg}")]) from None
-        except (fastjsonschema.JsonSchemaDefinitionException, TypeError, AttributeError, ValueError) as error:
+        except (TypeError, AttributeError, ValueError) as error:  # fastjsonschema's definition errors are ValueErrors
             raise CatalogError([Problem(path, 0, "-", f"not a usable JSON Schema ({error})")]) from None
 
     def errors(self, data: Any) -> Iterator[tuple[tuple, str]]:
@@ -68,7 +66,7 @@ class ClaimsSchema:
         try:
             self._fast(data)
             return
-        except fastjsonschema.JsonSchemaValueException:
+        except _Invalid:
             pass
         import jsonschema  # only a file with errors pays for the full validator
 
@@ -121,24 +119,40 @@ def _compiled(text: str) -> ClaimsSchema:
 def _validator(definition: dict) -> Callable[[Any], Any]:
     """fastjsonschema's validator of `definition`, compiled now or read back from VALIDATOR_DIR."""
     text = json.dumps(definition, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    key = hashlib.sha256("\0".join((text, fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex(), _COMPILER)).encode(
+    key = hashlib.sha256("\0".join((text, _generator_version(), importlib.util.MAGIC_NUMBER.hex(), _COMPILER)).encode(
         "utf-8", "surrogatepass")).hexdigest()[:32]
     path = VALIDATOR_DIR / f"validator-{key}.marshal" if default_directory() is not None else None
     code = _stored_code(path, key) if path is not None else None
     if code is None:
+        import fastjsonschema  # only a compilation needs it: stored code raises and catches _Invalid
+
         tree = _BareRaises().visit(ast.parse(fastjsonschema.compile_to_code(definition)))
         code = compile(ast.fix_missing_locations(tree), f"<validator {key}>", "exec")
         if path is not None:
             _store_code(path, key, code)
-    namespace: dict[str, Any] = {"_Invalid": _Invalid}
+    namespace: dict[str, Any] = {"_Invalid": _Invalid, "JsonSchemaValueException": _Invalid,
+                                 "JsonSchemaValuesException": _Invalid}
     exec(code, namespace)
     return namespace["validate"]
 
 
-class _Invalid(fastjsonschema.JsonSchemaValueException):
-    """What the compiled validator raises: no message, value or definition, which only cost time (an
-    `if`, a `oneOf` or a `not` raises and catches one per branch not taken); a file it rejects is
-    validated again by jsonschema, which says what is wrong."""
+@cache
+def _generator_version() -> str:
+    """fastjsonschema's version file, read without importing the package (a warm load compiles nothing)."""
+    spec = importlib.util.find_spec("fastjsonschema")
+    try:
+        return (Path(spec.origin).parent / "version.py").read_text(encoding="utf-8")
+    except (AttributeError, TypeError, OSError):  # laid out otherwise: ask the package itself
+        import fastjsonschema
+
+        return fastjsonschema.VERSION
+
+
+class _Invalid(ValueError):
+    """What the compiled validator raises and catches, in place of fastjsonschema's exceptions (its
+    `from fastjsonschema import ...` is taken out: the names are this class): no message, value or
+    definition, which only cost time (an `if`, a `oneOf` or a `not` raises and catches one per branch
+    not taken); a file it rejects is validated again by jsonschema, which says what is wrong."""
 
     def __init__(self):  # noqa: D107 - raised as a class, made without arguments
         pass
@@ -149,6 +163,9 @@ class _BareRaises(ast.NodeTransformer):
     the same exception class caught by the same handlers, so the same records pass and fail. The name
     a subschema's function is handed for its messages (formatted from `locals()` on every call) is
     None: nothing reads it once the messages are gone."""
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.ImportFrom | None:
+        return None if node.module == "fastjsonschema" else node
 
     def visit_Raise(self, node: ast.Raise) -> ast.Raise:
         call = node.exc
