@@ -32,7 +32,6 @@ from .repos import RepositorySources
 from .textsearch import find_identifier, find_phrase
 
 WAIT = 30.0  # seconds the checks wait for the confirming process before doing all the work themselves
-CHILD_NICENESS = 5
 
 
 def shows(blob: Blob, cite: Cite, hit: list) -> bool:
@@ -78,7 +77,6 @@ class Confirmation:
                 os.close(readable)
                 quiet = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(quiet, 2)  # the cache's warnings are the parent's to give
-                os.nice(CHILD_NICENESS)  # the run waits for the records to load in any case: they come first
                 found = confirm_entries(lock, sources, lambda: load_cache(cache_dir))
                 with os.fdopen(writable, "wb") as out:
                     out.write(pickle.dumps(found))
