@@ -21,7 +21,8 @@ def mask(text: str, spans: list[tuple[int, int]]) -> str:
         start, end = max(start, at), min(end, len(text))
         if start >= end:
             continue
-        pieces += (text[at:start], _NOT_NEWLINE.sub(" ", text[start:end]))
+        span = text[start:end]
+        pieces += (text[at:start], _NOT_NEWLINE.sub(" ", span) if "\n" in span else " " * len(span))
         at = end
     pieces.append(text[at:])
     return "".join(pieces)
