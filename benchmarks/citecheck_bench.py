@@ -1,6 +1,6 @@
 """How long the writer's and the maintainer's commands take, beside their budgets and floors.
 
-    .venv/bin/python benchmarks/citecheck_bench.py --mirrors ~/mirrors [--baseline REV] [--repeat 3] [--scale 10]
+    .venv/bin/python benchmarks/citecheck_bench.py --mirrors ~/mirrors [--baseline REV] [--repeat 3] [--scale 10] [--compile]
 
 Prints, in one run on one machine, each command beside its budget (issue 31): citecheck against the
 repositories cold (empty citecheck cache) and warm (nothing changed, the lock refreshed as an
@@ -166,8 +166,10 @@ MISSING_COMMIT = hashlib.sha1(b"a commit no repository holds").hexdigest()
 
 
 def measure(tools_dir: Path, project: Path, mirrors: Path, engines: list[str], scratch: Path, repeat: int,
-            shown: str) -> dict[str, tuple[float, float]]:
+            shown: str, bytecode: bool = False) -> dict[str, tuple[float, float]]:
     """Each command from `tools_dir` on the records of `project`, with caches of its own under `scratch`."""
+    if bytecode:
+        subprocess.run([str(PYTHON), "-m", "compileall", "-q", str(tools_dir)], check=True, stdout=subprocess.DEVNULL)
     cache, store = scratch / "citecheck-cache", scratch / "record-store"
     env = {**os.environ, "CITECHECK_CACHE": str(cache), "ENGINEKB_CACHE": str(store)}
     root = ["--root", str(project)]
@@ -198,13 +200,18 @@ def main() -> int:
     parser.add_argument("--baseline", help="a project revision to measure beside the working tree")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--scale", type=int, default=10, help="the larger run has this many times the claims")
+    parser.add_argument("--compile", action="store_true",
+                        help="write each measured tree's bytecode first, as an installed package has it "
+                             "(with PYTHONDONTWRITEBYTECODE set, every command otherwise compiles the tools)")
     args = parser.parse_args()
     catalog = load_catalog(ROOT)
     engines = sorted(catalog.engines)  # shared facts are checked with the engines their cites name
     cite_total = sum(len(c.cites) for c in catalog.claims)
     shown = next(c.id for c in catalog.claims if c.label == "verified" and c.cites)
     print(f"{len(catalog.claims)} claims, {cite_total} cites, engines: {', '.join(engines)}; {os.cpu_count()} cores; "
-          f"best of {args.repeat}; load average {os.getloadavg()[0]:.1f} before")
+          f"best of {args.repeat}; load average {os.getloadavg()[0]:.1f} before; tools' bytecode "
+          + ("written first (--compile)" if args.compile else "not written (PYTHONDONTWRITEBYTECODE): compiled by "
+             "every command" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "as Python keeps it"))
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         # Every tree reads the same snapshot of the records (the lock included), in a folder of its own.
@@ -212,13 +219,14 @@ def main() -> int:
         shutil.copytree(ROOT / "claims", snapshot / "claims", ignore=shutil.ignore_patterns(".*"))
         scaled = scratch / "scaled"
         scaled_total = scaled_project(len(catalog.claims) * args.scale, scaled)
-        now = measure(ROOT / "tools", snapshot, args.mirrors, engines, scratch / "now", args.repeat, shown)
+        now = measure(ROOT / "tools", snapshot, args.mirrors, engines, scratch / "now", args.repeat, shown, args.compile)
         baseline = None
         if args.baseline:
             tree = worktree(args.baseline, scratch / "baseline")
-            baseline = measure(tree / "tools", snapshot, args.mirrors, engines, scratch / "then", args.repeat, shown)
+            baseline = measure(tree / "tools", snapshot, args.mirrors, engines, scratch / "then", args.repeat, shown,
+                               args.compile)
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)])
-        large = measure(ROOT / "tools", scaled, args.mirrors, engines, scratch / "large", args.repeat, shown)
+        large = measure(ROOT / "tools", scaled, args.mirrors, engines, scratch / "large", args.repeat, shown, args.compile)
         site = best(args.repeat, [str(ROOT / ".venv" / "bin" / "mkdocs"), "build", "--strict", "-q", "-d",
                                   str(scratch / "site")], {**os.environ, "NO_MKDOCS_2_WARNING": "1"})
         floors = {

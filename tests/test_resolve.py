@@ -132,3 +132,24 @@ def test_a_definition_the_parser_cut_short_extends_to_its_closing_brace(monkeypa
     monkeypatch.setattr(resolve, "parse_source", cut_short)
     found = resolve.Resolver().resolve_symbol(Blob("net.cpp", "0" * 40, source), "Net::run", contains="return 0")
     assert found.lines == (1, 7) and found.kind == "definition"
+
+
+def test_mask_blanks_every_span_keeping_newlines_overlaps_included():
+    """mask() is built from slices: it must blank exactly what blanking one character at a time does."""
+    import random
+
+    from citecheck.textsearch import mask
+
+    def one_at_a_time(text, spans):
+        chars = list(text)
+        for start, end in spans:
+            for index in range(start, min(end, len(chars))):
+                if chars[index] != "\n":
+                    chars[index] = " "
+        return "".join(chars)
+
+    rng = random.Random(31)
+    for _ in range(2000):
+        text = "".join(rng.choice("ab\n /*") for _ in range(rng.randint(0, 50)))
+        spans = [(rng.randint(0, 60), rng.randint(0, 60)) for _ in range(rng.randint(0, 5))]
+        assert mask(text, spans) == one_at_a_time(text, spans), (text, spans)

@@ -69,3 +69,37 @@ def test_a_blank_scope_is_rejected(demo_project):
     with pytest.raises(CatalogError) as caught:
         load_catalog(project)
     assert any("scope must not be blank" in str(p) for p in caught.value.problems)
+
+
+def _every_pattern(text: str, counted: bool = False) -> list[str]:
+    """generalisations() without its shortcut: every pattern run on every text."""
+    from enginekb.scope import CODE_SPAN, PATTERNS
+
+    prose, found = CODE_SPAN.sub(" x ", text), []
+    for kind, pattern in PATTERNS:
+        match = None if kind == "complete count" and counted else pattern.search(prose)
+        if match:
+            found.append(f"{kind}: {' '.join(match.group(0).split())!r}")
+    return found
+
+
+@pytest.mark.parametrize("text", [
+    "EVERY\tBACKEND reports it.", "All\nthe delegates agree.", "ONLY THE CPU path", "TWELVE OPS", "It is 3 ops.",
+    "It goes THROUGH the loader.", "Regardless Of the build.", "The fast ROUTE.", "three-dimensional ops",
+    "Twelve backends", "alſo two models", "Ӏ only run", "any of the GPUs", "It runs on cpu only.",
+])
+def test_the_words_a_pattern_needs_skip_no_match(text):
+    """A pattern is skipped when an ASCII text lacks every word it needs: that never drops a match."""
+    for counted in (False, True):
+        assert generalisations(text, counted) == _every_pattern(text, counted)
+
+
+def test_the_shortcut_agrees_on_every_claim():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    catalog = load_catalog(root)
+    for claim in catalog.claims:
+        for text in (claim.text, claim.note or "", claim.scope or ""):
+            assert generalisations(text) == _every_pattern(text), claim.id
+            assert generalisations(text.upper()) == _every_pattern(text.upper()), claim.id

@@ -124,3 +124,45 @@ def test_every_write_of_the_lock_parses_the_stored_files_again(demo_project, dem
                                                               "symbol: Net::forward"))  # a new lock entry
     assert citecheck(arguments) == 0
     assert len(checks) == 1 and checks[0] >= 3  # engines, dimensions, a.yaml: every file the store answered
+
+
+# --- Shapes a marshal stream can take and a parse never does --------------------------------------
+
+def _store_data(root, store_file, data) -> None:
+    """Put `data` in place of the stored parse of the demo claims file (its digest and lines kept)."""
+    import marshal
+    stored = marshal.loads(store_file.read_bytes())
+    for key, (old, lines) in stored["parsed"].items():
+        if isinstance(old, list) and old and isinstance(old[0], dict) and old[0].get("id") == "demo/a":
+            stored["parsed"][key] = (data, lines)
+    store_file.write_bytes(marshal.dumps(stored))
+
+
+def _shared():
+    cites = [{"file": "src/net.cpp", "symbol": "Net::load"}]
+    claim = {"id": "demo/a", "label": "inferred", "dimension": "kind.category", "text": "A library."}
+    return [claim | {"see": cites}, claim | {"id": "demo/b", "see": cites}]  # one list in two places
+
+
+def _looped():
+    looped = [{"id": "demo/a", "label": "inferred", "dimension": "kind.category", "text": "A library."}]
+    looped[0]["note"] = looped
+    return looped
+
+
+def _deep():
+    deep: list = []
+    for _ in range(100):
+        deep = [deep]
+    return [{"id": "demo/a", "label": "inferred", "dimension": "kind.category", "text": "A library.", "note": deep}]
+
+
+@pytest.mark.parametrize("forged", [_shared, _looped, _deep, lambda: [("a tuple",)], lambda: [{True: 1}]])
+def test_a_stored_parse_a_reader_could_not_make_is_a_miss(demo_project, tmp_path, monkeypatch, capsys, forged):
+    monkeypatch.setenv("ENGINEKB_CACHE", str(tmp_path / "store"))
+    root = demo_project({"demo/a.yaml": CLAIMS})
+    load_catalog(root)
+    _store_data(root, tmp_path / "store" / "records.marshal", forged())
+    catalog = load_catalog(root)  # the file is parsed again: its one claim, as written
+    assert [claim.id for claim in catalog.claims] == ["demo/a"] and catalog.claim("demo/a").note is None
+    assert "malformed entries ignored" in capsys.readouterr().err

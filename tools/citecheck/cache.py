@@ -16,7 +16,6 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 from enginekb.regularfile import NotRegularFileError, read_regular
@@ -32,6 +31,8 @@ _PARSERS = ("tree-sitter", "tree-sitter-c", "tree-sitter-cpp", "tree-sitter-pyth
 
 
 def resolver_fingerprint() -> str:
+    from importlib import metadata  # a tenth of the imports of a warm run that loads no cache
+
     digest = hashlib.sha256()
     here = Path(__file__).parent
     for name in _RESOLVER_MODULES:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,13 +64,18 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
     processes (default: the usable cores).
     """
     jobs = jobs or len(os.sched_getaffinity(0))
-    cache = load_cache(cache_dir)
     tasks = [(catalog.engines[e], catalog.claims_in_repository(e)) for e in engines]
     if confirmed is not None:
         confirmed.wait()
+    confirmed_engines = {engine.id for engine, claims in tasks if _all_confirmed(confirmed, engine, claims)}
+    # Every cite and count confirmed: nothing is looked up or learned, so the cache is not even read.
+    everything_confirmed = len(confirmed_engines) == len(tasks)
+    cache = ResolveCache("") if everything_confirmed else load_cache(cache_dir)
     busy = [task for task in tasks if not _all_cached(cache, *task, confirmed)]
     outcomes: dict[str, tuple[list[Result], Lock, ResolveCache]] = {}
     if jobs > 1 and len(busy) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # only a run with engines left to resolve pays for it
+
         with ProcessPoolExecutor(max_workers=min(jobs, len(busy))) as pool:
             # Largest first, so that the long engine does not start last.
             ordered = sorted(busy, key=lambda task: -sum(len(c.cites) for c in task[1]))
@@ -84,9 +89,9 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
         # Each repository with work left is opened and its blobs read in a thread of its own: git
         # works on them all at once, and this thread checks the first engine while others are read.
         for engine, claims in tasks:
-            if engine.id in outcomes or not _all_confirmed(confirmed, engine, claims):
+            if engine.id in outcomes or engine.id not in confirmed_engines:
                 confirmed_all = False
-            if engine.id in stores and not _all_confirmed(confirmed, engine, claims):
+            if engine.id in stores and engine.id not in confirmed_engines:
                 stores[engine.id].start(opening)
         for engine, claims in tasks:
             engine_results, engine_lock, learned = (outcomes.get(engine.id) or _check_engine(
@@ -95,7 +100,7 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
             fresh.cites.update(engine_lock.cites)
             fresh.counts.update(engine_lock.counts)
             cache.merge(learned)
-    if not confirmed_all or cache.dropped:
+    if not everything_confirmed and (not confirmed_all or cache.dropped):
         save_cache(cache_dir, cache)
     return results, fresh
 
@@ -108,7 +113,8 @@ def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim], confir
             blob = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
             if blob is None or _cached_cite(cache, blob, cite) is None:
                 return False
-        if claim.count and claim.engine == engine.id and cache.count_key(engine.pin, claim.count.query) not in cache.counts:
+        if (claim.count and claim.engine == engine.id and not _confirmed_count(confirmed, engine.pin, claim)
+                and cache.count_key(engine.pin, claim.count.query) not in cache.counts):
             return False
     return True
 
@@ -124,11 +130,15 @@ def _confirmed_entry(confirmed: Confirmation | None, claim: Claim, cite: Cite) -
     would write for the cite."""
     if confirmed is None:
         return None
-    key = cite_key(claim.engine, cite)
-    if key not in confirmed.matched:  # asked up to three times a cite: whether cached, whether confirmed, the answer
+    # Asked up to three times a cite (whether confirmed, whether cached, the answer): decided once, kept
+    # by the cite object's identity (its key costs more to build than the answer), with the cite itself.
+    known = confirmed.matched.get(id(cite))
+    if known is None or known[0] is not cite:
+        key = cite_key(claim.engine, cite)
         entry = confirmed.lock.cites.get(key) if key in confirmed.cites else None
-        confirmed.matched[key] = entry if entry is not None and entry_matches(entry, claim, cite) else None
-    return confirmed.matched[key]
+        known = confirmed.matched[id(cite)] = (cite, entry if entry is not None and entry_matches(entry, claim, cite)
+                                                     else None)
+    return known[1]
 
 
 def _confirmed_count(confirmed: Confirmation | None, pin: str, claim: Claim) -> bool:

@@ -4,7 +4,7 @@ A cached resolution (lines and kind of a cite in a blob) is a claim about the bl
 by reading those lines. A warm run's work is that test for every cite, and reading the blobs for it;
 Python loading the records is the other half. They need not wait for each other: `Confirmation`
 forks, before the records are loaded, a process that takes each lock entry, reads its blob from the
-local repository and confirms it exactly as the cache path would (the blob read now is the one the
+local repository (batchread.py: plain git, the next repository read while one is confirmed) and confirms it exactly as the cache path would (the blob read now is the one the
 entry and the cache name, the cache holds the entry's lines and kind for it, and the lines show the
 symbol or phrase; a count's value is the cached value at a commit the repository holds). What comes
 back is only the set of entries so confirmed; the checks take one as a cite's answer when the entry
@@ -18,13 +18,15 @@ import pickle
 import select
 import signal
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from functools import lru_cache
 
 from enginekb.model import Cite, Count
 
+from .batchread import read_regular_files
 from .cache import CACHE_NAME, ResolveCache, load_cache
-from .errors import CheckFailure
-from .gitstore import Blob, GitStore
+from .gitstore import Blob
 from .lock import KINDS, Lock, entry_repository, valid_lines
 from .repos import RepositorySources
 from .textsearch import find_identifier, find_phrase
@@ -64,7 +66,7 @@ class Confirmation:
         self.lock = lock
         self.cites: set[tuple] = set()
         self.counts: set[tuple] = set()
-        self.matched: dict[tuple, dict | None] = {}  # cite key -> the confirmed entry that matches its cite, or None
+        self.matched: dict[int, tuple] = {}  # id(cite) -> (cite, the confirmed entry that matches it, or None)
         self._child: tuple[int, int] | None = None
         if not lock.cites or cache_dir is None or not (cache_dir / CACHE_NAME).is_file():
             return  # a first or cold run: nothing could be confirmed
@@ -75,7 +77,7 @@ class Confirmation:
                 os.close(readable)
                 quiet = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(quiet, 2)  # the cache's warnings are the parent's to give
-                found = confirm_entries(lock, sources, load_cache(cache_dir))
+                found = confirm_entries(lock, sources, lambda: load_cache(cache_dir))
                 with os.fdopen(writable, "wb") as out:
                     out.write(pickle.dumps(found))
             finally:
@@ -108,39 +110,43 @@ class Confirmation:
             self.cites, self.counts = set(), set()
 
 
-def confirm_entries(lock: Lock, sources: RepositorySources, cache: ResolveCache) -> tuple[set, set]:
+def confirm_entries(lock: Lock, sources: RepositorySources, cache: ResolveCache | Callable[[], ResolveCache]
+                    ) -> tuple[set, set]:
     """The keys of the lock entries whose blob, lines and kind (or value) the repositories and the
-    cache agree on now, each cite's lines shown by its blob."""
+    cache agree on now, each cite's lines shown by its blob. The repositories are read one after
+    another in a thread (git does the work) while this one confirms what was read; `cache` may be a
+    function that loads it, called meanwhile."""
     cites, counts = set(), set()
-    repositories = {entry_repository(entry) for entry in lock.cites.values()}
-    for repo in sorted(repositories):
-        path = sources.local_path(repo)
-        try:
-            store = GitStore(path) if path is not None else None
-        except CheckFailure:
-            store = None
-        if store is None:
-            continue
-        try:
-            mine = {key: entry for key, entry in lock.cites.items() if entry_repository(entry) == repo}
-            files: dict[str, set[str]] = {}
-            for entry in mine.values():
-                files.setdefault(entry["commit"], set()).add(entry["file"])
-            for commit, paths in files.items():
-                store.prefetch(commit, paths)
-            cites |= {key for key, entry in mine.items() if _confirmed(store, cache, entry)}
-            for key, entry in lock.counts.items():
-                if entry["engine"] == repo and _count_confirmed(store, cache, entry):
-                    counts.add(key)
-        finally:
-            store.close()
+    files: dict[str, dict[str, set[str]]] = {}  # repository -> commit -> paths
+    entries: dict[str, list[tuple[tuple, dict]]] = {}  # repository -> its cites' (key, entry)
+    for key, entry in lock.cites.items():
+        files.setdefault(entry_repository(entry), {}).setdefault(entry["commit"], set()).add(entry["file"])
+        entries.setdefault(entry_repository(entry), []).append((key, entry))
+    commits: dict[str, set[str]] = {}  # repository -> the commits its counts were computed at
+    for entry in lock.counts.values():
+        commits.setdefault(entry["engine"], set()).add(entry["commit"])
+    readable = {repo: path for repo in sorted(files.keys() | commits.keys())
+                if (path := sources.local_path(repo)) is not None}
+    if not readable:
+        return cites, counts
+    with ThreadPoolExecutor(max_workers=1) as pool:  # one git at a time, the next read while this one is confirmed
+        reading = {pool.submit(read_regular_files, path, files.get(repo, {}), commits.get(repo, set())): repo
+                   for repo, path in readable.items()}
+        cache = cache if isinstance(cache, ResolveCache) else cache()
+        for done in as_completed(reading):
+            repo, found = reading[done], done.result()
+            if found is None:
+                continue
+            held, blobs = found
+            cites |= {key for key, entry in entries.get(repo, ()) if _confirmed(blobs, cache, entry)}
+            counts |= {key for key, entry in lock.counts.items()
+                       if entry["engine"] == repo and entry["commit"] in held and _count_confirmed(cache, entry)}
     return cites, counts
 
 
-def _confirmed(store: GitStore, cache: ResolveCache, entry: dict) -> bool:
-    try:
-        blob = store.read(entry["commit"], entry["file"])
-    except CheckFailure:
+def _confirmed(blobs: dict[tuple[str, str], Blob], cache: ResolveCache, entry: dict) -> bool:
+    blob = blobs.get((entry["commit"], entry["file"]))
+    if blob is None:
         return False
     kind = "symbol" if "symbol" in entry else "phrase"
     cite = Cite(entry["file"], entry["commit"], contains=entry.get("contains"), **{kind: entry[kind]})
@@ -149,10 +155,6 @@ def _confirmed(store: GitStore, cache: ResolveCache, entry: dict) -> bool:
             and hit == [*entry["lines"], entry["kind"]] and shows(blob, cite, hit))
 
 
-def _count_confirmed(store: GitStore, cache: ResolveCache, entry: dict) -> bool:
-    try:
-        store.commit(entry["commit"])
-    except CheckFailure:
-        return False
+def _count_confirmed(cache: ResolveCache, entry: dict) -> bool:
     query = Count(entry["value"], entry["query"]).query
     return cache.counts.get(cache.count_key(entry["commit"], query)) == entry["value"]

@@ -24,9 +24,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import git
-from gitdb.exc import BadName, BadObject
-
 from enginekb.regularfile import require_regular
 
 from .errors import CommitMissing, FileMissing, NotRegularFile, RepositoryUnavailable
@@ -39,6 +36,17 @@ DAMAGE = ("error:", "fatal:")
 GITPYTHON_READS = ("HEAD", "config", "packed-refs", "commondir", "objects/info/alternates")
 GIT_ENVIRONMENT = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0"}
 REGULAR_MODES = ("100644", "100755")  # what ls-tree writes for a regular file (not a link, not a submodule)
+# gitpython, imported when the first repository is opened: a warm citecheck opens none in this process.
+git = BadName = BadObject = None
+
+
+def _import_gitpython() -> None:
+    global git, BadName, BadObject
+    if git is None:
+        import git as gitpython
+        from gitdb.exc import BadName as bad_name, BadObject as bad_object
+
+        git, BadName, BadObject = gitpython, bad_name, bad_object
 
 
 def git_timeout(default: float) -> float:
@@ -80,6 +88,7 @@ class TreeEntry:
 
 class GitStore:
     def __init__(self, path: Path):
+        _import_gitpython()
         self.path = Path(path)
         git_dir = self.path / ".git" if (self.path / ".git").is_dir() else self.path
         try:

@@ -38,6 +38,7 @@ class Resolver:
 
     def __init__(self) -> None:
         self._sources: dict[str, _Source] = {}
+        self._texts: dict[str, str] = {}  # blobs only phrases were looked for in: decoded, not parsed
 
     def resolve_symbol(self, blob: Blob, symbol: str, contains: str | None = None) -> Resolved:
         source = self._source(blob)
@@ -62,16 +63,25 @@ class Resolver:
         return Resolved((line, line), "mention")
 
     def resolve_phrase(self, blob: Blob, phrase: str) -> Resolved:
-        source = self._source(blob)
-        span = find_phrase(source.text, _latin1(phrase))
+        text = self._text(blob)  # a phrase is looked for in the text as it is: no parse, no mask
+        span = find_phrase(text, _latin1(phrase))
         if span is None:
             raise SymbolNotFound(f"phrase {phrase!r} is not in {blob.path} at this commit")
-        return Resolved((line_of(source.text, span[0]), line_of(source.text, span[1] - 1)), "phrase")
+        return Resolved((line_of(text, span[0]), line_of(text, span[1] - 1)), "phrase")
+
+    def _text(self, blob: Blob) -> str:
+        source = self._sources.get(blob.sha + blob.path)
+        if source is not None:
+            return source.text
+        text = self._texts.get(blob.sha + blob.path)
+        if text is None:
+            text = self._texts[blob.sha + blob.path] = blob.data.decode("latin-1")
+        return text
 
     def _source(self, blob: Blob) -> _Source:
         source = self._sources.get(blob.sha + blob.path)
         if source is None:
-            text = blob.data.decode("latin-1")
+            text = self._texts.pop(blob.sha + blob.path, None) or blob.data.decode("latin-1")
             parsed = parse_source(blob.path, blob.data)
             spans = parsed.comments if parsed is not None else comment_spans(blob.path, text)
             source = self._sources[blob.sha + blob.path] = _Source(text, mask(text, spans), parsed)

@@ -14,13 +14,21 @@ _HASH_COMMENT = re.compile(r"(?<![\w$\"'])#[^\n]*")
 
 
 def mask(text: str, spans: list[tuple[int, int]]) -> str:
-    """`text` with each span replaced by spaces (newlines kept, so line numbers do not move)."""
-    chars = list(text)
-    for start, end in spans:
-        for index in range(start, min(end, len(chars))):
-            if chars[index] != "\n":
-                chars[index] = " "
-    return "".join(chars)
+    """`text` with each span replaced by spaces (newlines kept, so line numbers do not move); spans
+    may overlap. Built from slices, each span blanked by one substitution, not a character at a time."""
+    pieces, at = [], 0
+    for start, end in sorted(spans):
+        start, end = max(start, at), min(end, len(text))
+        if start >= end:
+            continue
+        span = text[start:end]
+        pieces += (text[at:start], _NOT_NEWLINE.sub(" ", span) if "\n" in span else " " * len(span))
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 def comment_spans(path: str, text: str) -> list[tuple[int, int]]:

@@ -70,25 +70,34 @@ def _name(data, location: tuple) -> str:
     return "-"
 
 
-def citing(inventory: Inventory, artifact: Artifact, catalog: Catalog) -> list[Claim]:
-    """The measured claims whose source is this artifact (a folder row: any file inside it)."""
-    return [claim for claim in catalog.claims if claim.provenance and _source_in(claim, inventory, artifact)]
+def citing(inventory: Inventory, artifact: Artifact, catalog: Catalog,
+           sources: list[tuple[Claim, str]] | None = None) -> list[Claim]:
+    """The measured claims whose source is this artifact (a folder row: any file inside it);
+    `sources` is what `_sources` gives, when the caller asks for many artifacts."""
+    return [claim for claim, path in (sources if sources is not None else _sources(inventory, catalog))
+            if _path_in(path, artifact)]
 
 
-def _source_in(claim: Claim, inventory: Inventory, artifact: Artifact) -> bool:
-    source = claim.provenance["source"]
-    if source["repository"].rstrip("/") != inventory.repository.rstrip("/"):
-        return False
+def _sources(inventory: Inventory, catalog: Catalog) -> list[tuple[Claim, str]]:
+    """Each claim drawing on the inventory's repository, with its source's path, in catalog order."""
+    repository = inventory.repository.rstrip("/")
+    return [(claim, claim.provenance["source"]["path"]) for claim in catalog.claims
+            if claim.provenance and claim.provenance["source"]["repository"].rstrip("/") == repository]
+
+
+def _path_in(path: str, artifact: Artifact) -> bool:
     if not artifact.is_folder:
-        return source["path"] == artifact.path
+        return path == artifact.path
     if artifact.files:  # a listed folder holds exactly its files: a file with a row of its own is not inside it
-        return source["path"] in {artifact.path + name for name in artifact.files}
-    return source["path"].startswith(artifact.path)
+        return path.startswith(artifact.path) and path[len(artifact.path):] in artifact.files
+    return path.startswith(artifact.path)
 
 
 def check_inventory(inventory: Inventory, catalog: Catalog, path: Path, problems: list[Problem]) -> None:
     seen: dict[str, int] = {}
     rows = {a.path: a.line for a in inventory.artifacts}
+    sources = _sources(inventory, catalog)  # once, not once per artifact
+    drawn_on: set[int] = set()  # the claims some artifact's row holds the source of
     for artifact in inventory.artifacts:
         def problem(message: str) -> None:
             problems.append(Problem(path, artifact.line, artifact.path, message))
@@ -99,16 +108,14 @@ def check_inventory(inventory: Inventory, catalog: Catalog, path: Path, problems
             if artifact.path + name in rows:
                 problem(f"files: {name} has a row of its own (line {rows[artifact.path + name]}); list it once")
         seen.setdefault(artifact.path, artifact.line)
-        cited_by = citing(inventory, artifact, catalog)
+        cited_by = citing(inventory, artifact, catalog, sources)
+        drawn_on.update(map(id, cited_by))
         if cited_by and artifact.reason:
             problem(f"marked {artifact.reason} but {cited_by[0].id} draws a figure from it")
         if not cited_by and not artifact.reason:
             problem("no measured record cites it: give a reason (retracted, superseded, duplicate, no-figure, "
                     "later-commit, not-read)")
-    for claim in catalog.claims:
-        source = claim.provenance["source"] if claim.provenance else None
-        if (source and source["repository"].rstrip("/") == inventory.repository.rstrip("/")
-                and source["path"].startswith(INVENTORIED)
-                and not any(_source_in(claim, inventory, a) for a in inventory.artifacts)):
+    for claim, source in sources:
+        if source.startswith(INVENTORIED) and id(claim) not in drawn_on:
             problems.append(Problem(claim.path, claim.line, claim.id,
-                                    f"its artifact {source['path']} is missing from claims/{ARTIFACTS_FILE}"))
+                                    f"its artifact {source} is missing from claims/{ARTIFACTS_FILE}"))

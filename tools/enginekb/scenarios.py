@@ -206,11 +206,14 @@ def cell_named(catalog: Catalog, record: str):
 
 def claims_under(answer: Answer, catalog: Catalog) -> list[Claim]:
     """The claims an answer rests on, directly or through a cell."""
-    found = []
+    found, seen = [], set()  # one object per claim id: identity says what equality would, cheaper
     for record in answer_records(answer):
         cell = cell_named(catalog, record)
         ids = cell.rests_on if cell is not None else (record,)
-        found.extend(claim for claim in map(catalog.claim, ids) if claim is not None and claim not in found)
+        for claim in map(catalog.claim, ids):
+            if claim is not None and id(claim) not in seen:
+                seen.add(id(claim))
+                found.append(claim)
     return found
 
 

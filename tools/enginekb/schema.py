@@ -8,13 +8,15 @@ Compiling a validator costs more than validating every record, so the compiled c
 this module's own bytecode, in its `__pycache__`: it is code, trusted as Python trusts the .pyc files
 there, and kept apart from the record caches, whose entries are data checked when read. It is named
 by a hash of everything it is compiled from (the schema as given to fastjsonschema, fastjsonschema's
-version, Python's bytecode magic): a changed schema has another name and is compiled again, and a
+version, Python's bytecode magic, and this module, which rewrites the compiled code so that a
+rejection raises a bare exception): a changed schema has another name and is compiled again, and a
 file that is not a code object stored under its own name is compiled again and replaced. It holds no
 verdict: every record is validated on every load. ENGINEKB_CACHE=off keeps none.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import json
@@ -27,14 +29,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import fastjsonschema
-
 from .problems import CatalogError, Problem
 from .regularfile import read_regular
 from .store import default_directory
 from .yamlfile import YamlError, read_text
 
 VALIDATOR_DIR = Path(__file__).parent / "__pycache__"
+# This module's code rewrites what fastjsonschema compiles (_BareRaises): it is part of a validator's name.
+_COMPILER = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 _VALIDATORS_KEPT = 32  # older validators are removed when a new one is written
 
 
@@ -56,7 +58,7 @@ class ClaimsSchema:
             raise CatalogError([Problem(path, error.line, "-", error.message)]) from None
         except json.JSONDecodeError as error:
             raise CatalogError([Problem(path, error.lineno, "-", f"not JSON: {error.msg}")]) from None
-        except (fastjsonschema.JsonSchemaDefinitionException, TypeError, AttributeError, ValueError) as error:
+        except (TypeError, AttributeError, ValueError) as error:  # fastjsonschema's definition errors are ValueErrors
             raise CatalogError([Problem(path, 0, "-", f"not a usable JSON Schema ({error})")]) from None
 
     def errors(self, data: Any) -> Iterator[tuple[tuple, str]]:
@@ -64,7 +66,7 @@ class ClaimsSchema:
         try:
             self._fast(data)
             return
-        except fastjsonschema.JsonSchemaValueException:
+        except _Invalid:
             pass
         import jsonschema  # only a file with errors pays for the full validator
 
@@ -117,18 +119,66 @@ def _compiled(text: str) -> ClaimsSchema:
 def _validator(definition: dict) -> Callable[[Any], Any]:
     """fastjsonschema's validator of `definition`, compiled now or read back from VALIDATOR_DIR."""
     text = json.dumps(definition, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    key = hashlib.sha256("\0".join((text, fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex())).encode(
+    key = hashlib.sha256("\0".join((text, _generator_version(), importlib.util.MAGIC_NUMBER.hex(), _COMPILER)).encode(
         "utf-8", "surrogatepass")).hexdigest()[:32]
     path = VALIDATOR_DIR / f"validator-{key}.marshal" if default_directory() is not None else None
     code = _stored_code(path, key) if path is not None else None
     if code is None:
-        source = fastjsonschema.compile_to_code(definition)
-        code = compile(source, f"<validator {key}>", "exec")
+        import fastjsonschema  # only a compilation needs it: stored code raises and catches _Invalid
+
+        tree = _BareRaises().visit(ast.parse(fastjsonschema.compile_to_code(definition)))
+        code = compile(ast.fix_missing_locations(tree), f"<validator {key}>", "exec")
         if path is not None:
             _store_code(path, key, code)
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"_Invalid": _Invalid, "JsonSchemaValueException": _Invalid,
+                                 "JsonSchemaValuesException": _Invalid}
     exec(code, namespace)
     return namespace["validate"]
+
+
+@cache
+def _generator_version() -> str:
+    """fastjsonschema's version file, read without importing the package (a warm load compiles nothing)."""
+    spec = importlib.util.find_spec("fastjsonschema")
+    try:
+        return (Path(spec.origin).parent / "version.py").read_text(encoding="utf-8")
+    except (AttributeError, TypeError, OSError):  # laid out otherwise: ask the package itself
+        import fastjsonschema
+
+        return fastjsonschema.VERSION
+
+
+class _Invalid(ValueError):
+    """What the compiled validator raises and catches, in place of fastjsonschema's exceptions (its
+    `from fastjsonschema import ...` is taken out: the names are this class): no message, value or
+    definition, which only cost time (an `if`, a `oneOf` or a `not` raises and catches one per branch
+    not taken); a file it rejects is validated again by jsonschema, which says what is wrong."""
+
+    def __init__(self):  # noqa: D107 - raised as a class, made without arguments
+        pass
+
+
+class _BareRaises(ast.NodeTransformer):
+    """`raise JsonSchemaValueException(message, value=..., definition={...}, ...)` made `raise _Invalid`:
+    the same exception class caught by the same handlers, so the same records pass and fail. The name
+    a subschema's function is handed for its messages (formatted from `locals()` on every call) is
+    None: nothing reads it once the messages are gone."""
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.ImportFrom | None:
+        return None if node.module == "fastjsonschema" else node
+
+    def visit_Raise(self, node: ast.Raise) -> ast.Raise:
+        call = node.exc
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "JsonSchemaValueException"):
+            node.exc = ast.Name("_Invalid", ast.Load())
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id.startswith("validate_") and len(node.args) == 3:
+            node.args[2] = ast.Constant(None)  # (data, custom_formats, name_prefix)
+        return node
 
 
 def _stored_code(path: Path, key: str) -> types.CodeType | None:

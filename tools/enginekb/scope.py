@@ -33,15 +33,28 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                  r"is the way)\b|\bthe (?:[\w-]+ ){0,2}(?:path|mechanism|route)\b", re.IGNORECASE)),
     ("complete count", re.compile(rf"\b{NUMBER} (?:(?!{FILLER}\b)[\w-]+ ){{0,2}}?{CATEGORY}\b", re.IGNORECASE)),
 )
+# For each pattern, words of which every match holds one (lower case): in ASCII text, where ignoring
+# case is lowering it, a text holding none of them cannot match, and the pattern is not run at all.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "exclusive": ("only ",),
+    "universal": ("every", "all", "any"),
+    "absolute": ("never", "always", "no other", "nowhere", "none of the", "in every case", "regardless of"),
+    "the mechanism": ("is how", "through", "implicit", "is the way", "path", "mechanism", "route"),
+    "complete count": tuple(f"{number} " for number in (*"0123456789", "two", "three", "four", "five", "six",
+                                                        "seven", "eight", "nine", "ten", "eleven", "twelve")),
+}
 
 
 def generalisations(text: str, counted: bool = False) -> list[str]:
     """The phrases of `text` that generalise, each as 'kind: phrase'. Code spans are names, not prose.
     A claim with a `count` record has its number recomputed by a query, which is its scope already."""
     prose = CODE_SPAN.sub(" x ", text)
+    lowered = prose.lower() if prose.isascii() else None  # outside ASCII, case folding is re's own
     found = []
     for kind, pattern in PATTERNS:
         if kind == "complete count" and counted:
+            continue
+        if lowered is not None and not any(word in lowered for word in NEEDS[kind]):
             continue
         match = pattern.search(prose)
         if match:

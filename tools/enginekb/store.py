@@ -109,19 +109,43 @@ class RecordStore:
 def _entry(key: object, entry: object) -> bool:
     """(data, lines) as the YAML reader makes them: plain data, and a positive line for each location."""
     if not (isinstance(key, str) and len(key) == 40 and isinstance(entry, tuple) and len(entry) == 2
-            and isinstance(entry[1], dict) and _plain(entry[0], 0)):
+            and isinstance(entry[1], dict) and _plain(entry[0])):
         return False
     lines = entry[1]  # by type sets and min: a store holds a line for every value, checked at C speed
     return not lines or (set(map(type, lines)) == {tuple} and set(map(type, lines.values())) == {int}
                          and min(lines.values()) > 0)
 
 
-def _plain(value: object, depth: int) -> bool:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return True
-    if depth > 64:
-        return False
-    if isinstance(value, list):
-        return all(_plain(item, depth + 1) for item in value)
-    return isinstance(value, dict) and all(isinstance(key, (str, int)) and _plain(item, depth + 1)
-                                           for key, item in value.items())
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+_KEYS = frozenset((str, int))
+_MAX_DEPTH = 64
+
+
+def _plain(value: object) -> bool:
+    """Plain data as the YAML reader makes it: lists, mappings with string or integer keys, and scalars,
+    by exact type (marshal makes no subclasses), walked a level at a time. Each list or mapping appears
+    once: a parse never shares one, while a marshal stream can (a list inside itself, or one list named
+    a million times), and nothing deeper than the reader allows plus a margin."""
+    level: list = [value]
+    containers: set[int] = set()
+    for _ in range(_MAX_DEPTH + 1):
+        below: list = []
+        for item in level:
+            kind = type(item)
+            if kind is dict:
+                if not _KEYS.issuperset(map(type, item)):
+                    return False
+                below.extend(item.values())
+            elif kind is list:
+                below.extend(item)
+            elif kind in _SCALARS:
+                continue
+            else:
+                return False
+            if id(item) in containers:
+                return False
+            containers.add(id(item))
+        if not below:
+            return True
+        level = below
+    return False

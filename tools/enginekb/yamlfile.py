@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .regularfile import NotRegularFileError, read_regular
 from .store import digest
 
@@ -36,24 +34,34 @@ INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
                    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
-try:  # libyaml's parser is ten times faster; its marks give the same lines
-    _Base = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Base = yaml.SafeLoader
+# PyYAML and the loader made from it, at the first parse: a load the record store answers wholly
+# never imports it (a tenth of a warm command's imports).
+yaml: Any = None
+_Loader: Any = None
+_CONSTRUCT: Any = None  # builds scalars only; never sees a document
 
 
-class _Loader(_Base):
-    """Dates stay strings; booleans are only true/false."""
+def _import_yaml() -> None:
+    global yaml, _Loader, _CONSTRUCT
+    if yaml is not None:
+        return
+    import yaml as pyyaml
 
+    # libyaml's parser is ten times faster; its marks give the same lines
+    base = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag.rsplit(":", 1)[-1] not in ("timestamp", "bool", "int", "float")]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", BOOL, list("tTfF"))
-_Loader.add_implicit_resolver("tag:yaml.org,2002:int", INT, list("-+0123456789"))  # before float: 10 is both
-_Loader.add_implicit_resolver("tag:yaml.org,2002:float", FLOAT, list("-+0123456789."))
-_CONSTRUCT = yaml.SafeLoader("")  # builds scalars only; never sees a document
+    class Loader(base):
+        """Dates stay strings; booleans are only true/false."""
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers
+                if tag.rsplit(":", 1)[-1] not in ("timestamp", "bool", "int", "float")]
+        for first, resolvers in pyyaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    Loader.add_implicit_resolver("tag:yaml.org,2002:bool", BOOL, list("tTfF"))
+    Loader.add_implicit_resolver("tag:yaml.org,2002:int", INT, list("-+0123456789"))  # before float: 10 is both
+    Loader.add_implicit_resolver("tag:yaml.org,2002:float", FLOAT, list("-+0123456789."))
+    _Loader, _CONSTRUCT, yaml = Loader, pyyaml.SafeLoader(""), pyyaml
 
 
 class YamlError(Exception):
@@ -137,6 +145,7 @@ _FLOW_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def parse_yaml(text: str, path: Path) -> LocatedYaml:
+    _import_yaml()
     _flow_depth_check(text, path)
     try:
         node = yaml.compose(text, Loader=_Loader)
