@@ -87,3 +87,17 @@ def test_a_hundred_thousand_nested_flow_sequences_are_an_error_not_a_crash(demo_
                           timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent / "tools")})
     assert done.returncode == 2, (done.returncode, done.stderr[-500:])
     assert "claims/demo/deep.yaml:1: -: nested deeper than 32 levels" in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("deep", ["- " * 100_000 + "x\n", "? - " * 50_000 + "x\n", "key:\n  " + "? " * 100_000 + "x\n"])
+def test_block_nesting_on_one_line_is_an_error_not_a_crash(demo_project, deep):
+    """No bracket at all: compact block entries (`- - - x`) nest a level each, and libyaml's composer
+    recursed through 100,000 of them into a SIGSEGV before the depth check ran."""
+    import subprocess
+    import sys
+    root = demo_project({"demo/a.yaml": GOOD, "demo/deep.yaml": deep})
+    done = subprocess.run([sys.executable, "-c", "import sys; from claimtool.cli import main; sys.exit(main(['lint']))"],
+                          cwd=root, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent / "tools")})
+    assert done.returncode == 2, (done.returncode, done.stderr[-500:])
+    assert "claims/demo/deep.yaml:" in done.stderr + done.stdout and "nested deeper than 32 levels" in done.stderr + done.stdout
