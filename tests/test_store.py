@@ -124,3 +124,18 @@ def test_every_write_of_the_lock_parses_the_stored_files_again(demo_project, dem
                                                               "symbol: Net::forward"))  # a new lock entry
     assert citecheck(arguments) == 0
     assert len(checks) == 1 and checks[0] >= 3  # engines, dimensions, a.yaml: every file the store answered
+
+
+def test_the_site_build_is_never_decided_by_the_record_store(demo_project, tmp_path):
+    """The site and its claims.json are written from the records: a store entry forged under an
+    unchanged file's hash (believed by lint above) would have put Net::forward on the pages."""
+    from enginekb.store import STORE_NAME
+    from kbsite import mkdocs_hook
+    from test_bad_input import GOOD
+
+    root = demo_project({"demo/a.yaml": GOOD})
+    load_catalog(root)  # fills the store
+    _forge(tmp_path / "enginekb-cache" / STORE_NAME, _cite_forward)
+    assert load_catalog(root).claim("demo/net").cites[0].symbol == "Net::forward"
+    mkdocs_hook.on_config({"config_file_path": str(root / "mkdocs.yml")})
+    assert mkdocs_hook._state["catalog"].claim("demo/net").cites[0].symbol == "Net::load"
