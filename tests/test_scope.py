@@ -69,3 +69,11 @@ def test_a_blank_scope_is_rejected(demo_project):
     with pytest.raises(CatalogError) as caught:
         load_catalog(project)
     assert any("scope must not be blank" in str(p) for p in caught.value.problems)
+
+
+@pytest.mark.parametrize("text", ["It runs on every bаckend.",  # Cyrillic а
+                                  "Only οne path exists.",  # Greek ο
+                                  "ａｌｌ backends take it.",  # fullwidth
+                                  "It is аlwаys on."])
+def test_look_alike_letters_do_not_hide_a_generalisation(text):
+    assert generalisations(text), text
