@@ -184,3 +184,33 @@ def test_odd_paths_are_reported_per_cite_and_hints_name_where_a_symbol_is_define
     assert "src/net.cpp is a directory" in by_claim["demo/folder"].reason
     assert 'Net::load is defined in src/we"ird\nname.cpp' in by_claim["demo/folder"].reason
     assert "engine/sched.py is a binary file" in by_claim["demo/binary"].reason
+
+
+ESCAPING = """
+- id: demo/gone
+  label: verified
+  dimension: kind.category
+  text: f returns one.
+  cites: [{file: src/a.c, symbol: f}]
+- id: demo/edited
+  label: verified
+  dimension: kind.unit-of-work
+  text: g returns two.
+  cites: [{file: src/c.c, symbol: g}]
+"""
+
+
+def test_upstream_names_and_code_reach_the_terminal_escaped(demo_project, tmp_path, capsys):
+    """An upstream file name or line may hold ESC, CSI or a bidi override: drift's report and citecheck's
+    show them as escapes (\\x1b), never raw, and keep one failure on one line."""
+    before = {"src/a.c": "int f(void)\n{\n    return 1;\n}\n", "src/c.c": "int g(void)\n{\n    return 2;\n}\n"}
+    after = {"src/\x1b[2Jb\u202e.c": before["src/a.c"], "src/c.c": "int g(void)\n{\n    return 2; /* \x1b]0;x\x07 */\n}\n"}
+    upstream, (pin, candidate) = make_upstream(tmp_path / "esc", [before, after])
+    project = demo_project({"demo/a.yaml": ESCAPING}, pin=pin)
+    args = ["--root", str(project), "--repo", f"demo={upstream}"]
+    from citecheck.cli import main as citecheck
+    assert citecheck(["drift", *args, "--engine", "demo", "--to", candidate]) == 1
+    assert citecheck([*args, "--pin", f"demo={candidate}"]) == 1
+    out = capsys.readouterr().out
+    assert not set(out) & {"\x1b", "\x07", "\u202e"}, out
+    assert "src/\\x1b[2Jb\\u202e.c" in out and "\\x1b]0;x\\x07" in out

@@ -40,3 +40,39 @@ def test_the_issue_link_is_named_only_for_an_https_repository_and_escaped():
             issues_meta(bad)
     assert with_issues_meta("<html><head></head></html>", meta) == f"<html><head>{meta}</head></html>"
     assert with_issues_meta("<p>no head</p>", meta) == "<p>no head</p>"
+
+
+NODE_HARNESS = """
+const fs = require("fs");
+let saved = "", filtered = null, click = null;
+global.Blob = function (parts) { saved = parts.join(""); };
+global.URL = {createObjectURL: () => "blob:x", revokeObjectURL: () => {}};
+global.setTimeout = () => {};
+const button = {dataset: {export: "csv"}, addEventListener: (type, f) => { click = f; }};
+const box = {addEventListener: (type, f) => { filtered = f; }, querySelectorAll: () => [button]};
+global.document = {querySelector: () => box,
+                   createElement: () => ({click() {}, remove() {}}), body: {appendChild() {}}};
+eval(fs.readFileSync(process.argv[1], "utf8"));
+filtered({detail: {claims: JSON.parse(process.argv[2])}});
+click();
+process.stdout.write(saved);
+"""
+
+
+@pytest.mark.parametrize("text", ["\u200b=1+1", "\u202e\u2066=cmd", "\ufeff@SUM(A1)", "  -2+3"])
+def test_the_explorer_s_csv_export_neutralises_a_formula_behind_format_characters(text):
+    """explorer-export.js, run by node with the page stubbed: the same cell rule as claims.csv."""
+    import json
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    script = Path(__file__).parent.parent / "docs" / "assets" / "explorer-export.js"
+    claims = [dict(claim, text=text) for claim in data(text)["claims"]]
+    done = subprocess.run(["node", "-e", NODE_HARNESS, str(script), json.dumps(claims)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    row = next(csv.DictReader(io.StringIO(done.stdout)))
+    assert row["text"].startswith("'") and not any(c in row["text"] for c in "\u200b\u202e\u2066\ufeff"), row

@@ -59,3 +59,31 @@ def test_a_run_that_loaded_older_claims_keeps_what_a_later_run_wrote_for_the_sam
     assert set(merged.cites) == {y, kept}
     alone = merge_lock(seen, Lock({kept: entry("kept")}), ["demo"], seen)  # no concurrent run: prunes x
     assert set(alone.cites) == {kept}
+
+
+def test_a_full_run_that_loaded_claims_before_an_edit_keeps_the_one_engine_run_s_entry(demo_project, demo,
+                                                                                        monkeypatch, capsys):
+    """The lost update end to end: run A (every engine) has loaded the claims citing Net::load when the
+    claim is edited to cite Net::forward and run B (--engine demo) writes that; A writes last. The lock
+    must keep B's entry and drop A's stale one, so that --offline passes on the edit."""
+    import citecheck.cli as cli
+    from test_bad_input import GOOD
+
+    root = demo_project({"demo/a.yaml": GOOD})
+    claims_file = root / "claims" / "demo" / "a.yaml"
+    arguments = ["--root", str(root), "--repo", f"demo={demo[0]}", "--no-cache"]
+    assert cli.main(arguments) == 0
+    check_online = cli.check_online
+
+    def edit_and_refresh_meanwhile(*args, **kwargs):
+        monkeypatch.setattr(cli, "check_online", check_online)
+        claims_file.write_text(GOOD.replace("symbol: Net::load, contains: open_file", "symbol: Net::forward", 1))
+        assert cli.main(arguments + ["--engine", "demo"]) == 0  # run B, while A holds its old claims
+        return check_online(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "check_online", edit_and_refresh_meanwhile)
+    assert cli.main(arguments) == 0  # run A, writing last
+    symbols = {e.get("symbol") for e in read_lock(root / "claims" / "citecheck.lock").cites.values()}
+    assert "Net::forward" in symbols and "Net::load" not in symbols
+    capsys.readouterr()
+    assert cli.main(["--root", str(root), "--offline"]) == 0, capsys.readouterr().out

@@ -103,3 +103,11 @@ def test_the_shortcut_agrees_on_every_claim():
         for text in (claim.text, claim.note or "", claim.scope or ""):
             assert generalisations(text) == _every_pattern(text), claim.id
             assert generalisations(text.upper()) == _every_pattern(text.upper()), claim.id
+
+
+@pytest.mark.parametrize("text", ["It runs on every bаckend.",  # Cyrillic а
+                                  "Only οne path exists.",  # Greek ο
+                                  "ａｌｌ backends take it.",  # fullwidth
+                                  "It is аlwаys on."])
+def test_look_alike_letters_do_not_hide_a_generalisation(text):
+    assert generalisations(text), text

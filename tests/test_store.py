@@ -166,3 +166,18 @@ def test_a_stored_parse_a_reader_could_not_make_is_a_miss(demo_project, tmp_path
     catalog = load_catalog(root)  # the file is parsed again: its one claim, as written
     assert [claim.id for claim in catalog.claims] == ["demo/a"] and catalog.claim("demo/a").note is None
     assert "malformed entries ignored" in capsys.readouterr().err
+
+
+def test_the_site_build_is_never_decided_by_the_record_store(demo_project, tmp_path):
+    """The site and its claims.json are written from the records: a store entry forged under an
+    unchanged file's hash (believed by lint above) would have put Net::forward on the pages."""
+    from enginekb.store import STORE_NAME
+    from kbsite import mkdocs_hook
+    from test_bad_input import GOOD
+
+    root = demo_project({"demo/a.yaml": GOOD})
+    load_catalog(root)  # fills the store
+    _forge(tmp_path / "enginekb-cache" / STORE_NAME, _cite_forward)
+    assert load_catalog(root).claim("demo/net").cites[0].symbol == "Net::forward"
+    mkdocs_hook.on_config({"config_file_path": str(root / "mkdocs.yml")})
+    assert mkdocs_hook._state["catalog"].claim("demo/net").cites[0].symbol == "Net::load"

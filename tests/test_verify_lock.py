@@ -219,3 +219,19 @@ def test_a_count_query_is_run_only_as_a_claim_states_it(project, capsys):
     code, out = verify(root, upstream, base, capsys)
     assert code == 1
     assert out.count("no claim counts with this query at this commit") == 2
+
+
+@pytest.mark.parametrize("change", [{"symbol": "Net::\u001b[2Jload"}, {"file": "src/\u009b31mnet.cpp"}, {"phrase": "x\u0000y"},
+                                    {"engine": "demo\u202e"}, {"contains": "open\r_file"}])
+def test_a_lock_entry_holding_a_control_or_format_character_is_refused_before_anything_prints_it(
+        project, capsys, change):
+    """JSON can spell what YAML refuses (\\u001b, \\u009b, \\u0000): such an entry in a pull request
+    was printed raw to the terminal by verify-lock's messages. The lock is malformed: exit 2, named."""
+    root, upstream, base = project
+    edit_lock(root, lambda data: data["cites"][0].update(change))
+    for run in (lambda: verify(root, upstream, base, capsys),
+                lambda: (main(["--root", str(root), "--offline"]), "".join(capsys.readouterr()))):
+        code, out = run()
+        assert code == 2, out
+        assert "citecheck.lock: cites[0]: missing or malformed text" in out
+        assert not set(out) & {"\x1b", "\x9b", "\0", "\r", "\u202e"}

@@ -6,7 +6,9 @@
   var COLUMNS = ["id", "engine", "label", "layer", "dimension", "text", "page"];
 
   function cell(value) {
-    var text = String(value === null || value === undefined ? "" : value).replace(/\s+/g, " ").trim();
+    // Format characters (zero-width, bidi controls) go first, as in claims.csv: one before an `=` would hide it.
+    var text = String(value === null || value === undefined ? "" : value).replace(/\p{Cf}/gu, "")
+      .replace(/\s+/g, " ").trim();
     if (/^[=+\-@]/.test(text)) text = "'" + text;  // as claims.csv: a leading = + - @ is a formula to a spreadsheet
     return /[",\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
   }

@@ -22,6 +22,7 @@ from .check import where_else
 from .counts import compute_count
 from .errors import CheckFailure, FileMissing
 from .gitstore import GitStore, require_sha
+from .report import terminal_safe
 from .resolve import Resolver
 
 CLASSES = ("unchanged", "moved", "changed", "broken")
@@ -183,7 +184,7 @@ def format_text(report: DriftReport) -> str:
     if report.to_reread:
         lines.append("claims to re-read (and the claims that see them):")
         lines.extend(f"  {claim}" + (f"  <- {', '.join(seen)}" if seen else "") for claim, seen in report.to_reread.items())
-    return "\n".join(lines)
+    return "\n".join(map(terminal_safe, lines))  # upstream names and code, never raw escapes
 
 
 def format_json(reports: list[DriftReport]) -> str:

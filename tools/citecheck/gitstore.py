@@ -15,6 +15,7 @@ from __future__ import annotations
 import configparser
 import os
 import re
+import stat
 import subprocess
 import threading
 import time
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from enginekb.regularfile import require_regular
+from enginekb.regularfile import read_regular, require_regular
 
 from .errors import CommitMissing, FileMissing, NotRegularFile, RepositoryUnavailable
 
@@ -33,7 +34,8 @@ BINARY_PROBE = 8000  # git's own heuristic: a NUL byte in the first 8000 bytes m
 TIMEOUT_VARIABLE = "CITECHECK_GIT_TIMEOUT"
 # How git's stderr tells a damaged repository from an absent object (which it answers on stdout).
 DAMAGE = ("error:", "fatal:")
-GITPYTHON_READS = ("HEAD", "config", "packed-refs", "commondir", "objects/info/alternates")
+# Read in Python by gitpython, or (shallow) before git's own deadline could say what went wrong.
+GITPYTHON_READS = ("HEAD", "config", "packed-refs", "commondir", "objects/info/alternates", "shallow")
 GIT_ENVIRONMENT = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0"}
 REGULAR_MODES = ("100644", "100755")  # what ls-tree writes for a regular file (not a link, not a submodule)
 # gitpython, imported when the first repository is opened: a warm citecheck opens none in this process.
@@ -86,14 +88,41 @@ class TreeEntry:
     kind: str  # "file", "directory", "symlink" or "submodule"
 
 
+def _metadata_dirs(path: Path) -> list[Path]:
+    """The directories whose files gitpython reads in Python: the git directory (`.git`, the directory
+    a `.git` file names with `gitdir:`, or `path` itself when bare) and the common directory a
+    worktree's `commondir` names. `.git` and those pointer files must be regular files too."""
+    dotgit = path / ".git"
+    try:
+        found = os.stat(dotgit).st_mode
+    except FileNotFoundError:
+        git_dir = path
+    except OSError:
+        return [path]  # said by gitpython when it opens the repository
+    else:
+        if stat.S_ISDIR(found):
+            git_dir = dotgit
+        else:
+            pointer = read_regular(dotgit, 4096).decode("utf-8", "replace")  # a FIFO is refused here
+            git_dir = path / pointer[len("gitdir:"):].strip() if pointer.startswith("gitdir:") else path
+    dirs = [git_dir]
+    try:
+        common = read_regular(git_dir / "commondir", 4096).decode("utf-8", "replace").strip()
+    except (FileNotFoundError, NotADirectoryError):
+        common = ""
+    if common:
+        dirs.append(git_dir / common)
+    return dirs
+
+
 class GitStore:
     def __init__(self, path: Path):
         _import_gitpython()
         self.path = Path(path)
-        git_dir = self.path / ".git" if (self.path / ".git").is_dir() else self.path
         try:
-            for name in GITPYTHON_READS:  # read in Python, outside any git deadline: a FIFO would hang
-                require_regular(git_dir / name)
+            for git_dir in _metadata_dirs(self.path):
+                for name in GITPYTHON_READS:  # read in Python, outside any git deadline: a FIFO would hang
+                    require_regular(git_dir / name)
         except OSError as error:
             raise RepositoryUnavailable(f"{path}: {error.strerror}") from None
         try:
@@ -227,15 +256,21 @@ class GitStore:
         """The full SHA of a commit, branch or tag of this repository."""
         if revision.startswith("-") or not revision.isprintable():
             raise CommitMissing(f"{revision!r} is not a branch, tag or commit name")
-        self._begin()
+        # By git, within the time limit: gitpython would read a ref's file in Python (a FIFO there hangs).
         try:
-            return self.repo.commit(revision).hexsha
-        except (BadName, BadObject, ValueError, git.GitCommandError):
-            if self._timed_out or self.damage():
-                raise self._unavailable(f" (resolving {revision})") from None
-            raise CommitMissing(f"{revision} names no commit in {self.path}") from None
-        finally:
-            self._end()
+            found = self.repo.git.rev_parse("--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}",
+                                            kill_after_timeout=self.timeout).strip()
+        except git.GitCommandError as error:
+            said = re.sub(r"^\s*stderr: '|'\s*$", "", error.stderr or "").strip().splitlines()
+            if error.status == 1 and not said:
+                raise CommitMissing(f"{revision} names no commit in {self.path}") from None
+            raise RepositoryUnavailable(f"{self.path}: git rev-parse failed resolving {revision}: "
+                                        f"{said[-1] if said else f'exit status {error.status}'}") from None
+        except OSError as error:
+            raise RepositoryUnavailable(f"{self.path}: git rev-parse cannot run ({type(error).__name__})") from None
+        if not FULL_SHA.fullmatch(found):
+            raise CommitMissing(f"{revision} names no commit in {self.path}")
+        return found
 
     def prefetch(self, sha: str, paths: Iterable[str]) -> None:
         """Read the regular files among `paths` at commit `sha` with two git processes, one listing

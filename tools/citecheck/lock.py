@@ -10,8 +10,10 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import signal
 import tempfile
+import unicodedata
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from enginekb.model import Cite, Count
 from enginekb.regularfile import open_regular, read_regular
+from enginekb.yamlfile import VALUE_CONTROL
 
 LOCK_NAME = "citecheck.lock"
 FORMAT_VERSION = 1
@@ -89,7 +92,8 @@ def read_lock(path: Path, known: Lock | None = None) -> Lock:
 def parse_lock(raw: bytes, path: Path | str) -> Lock:
     """The lock whose text is `raw` (from a file or a git revision, named `path` in errors)."""
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        data = json.loads(text)
     except ValueError as error:
         raise LockError(f"{path}: not a citecheck lock: not JSON ({error})") from None
     if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
@@ -98,15 +102,19 @@ def parse_lock(raw: bytes, path: Path | str) -> Lock:
     cites, counts = data.get("cites"), data.get("counts")
     if not isinstance(cites, list) or not isinstance(counts, list):
         raise LockError(f"{path}: a lock holds lists `cites` and `counts`")
+    # Only an escape (\\u001b, \\b, \\r) or a character past ASCII can spell a control or format
+    # character (json.loads refuses them raw): a plain lock skips the search of every value.
+    plain = ESCAPES.search(text) is None
     for index, entry in enumerate(cites):
-        _check_entry(path, "cites", index, entry, CITE_FIELDS)
+        _check_entry(path, "cites", index, entry, CITE_FIELDS, plain)
     for index, entry in enumerate(counts):
-        _check_entry(path, "counts", index, entry, COUNT_FIELDS)
+        _check_entry(path, "counts", index, entry, COUNT_FIELDS, plain)
     return Lock({_cite_entry_key(e): e for e in cites}, {_count_entry_key(e): e for e in counts}, raw)
 
 
 CITE_FIELDS = {"engine": str, "commit": str, "file": str, "blob": str, "lines": list, "kind": str}
 COUNT_FIELDS = {"engine": str, "commit": str, "query": dict, "value": int}
+ESCAPES = re.compile(r'\\[bfru]|[^\x00-\x7f]')
 KINDS = ("definition", "declaration", "mention", "phrase")  # what the resolver finds a cite to be
 
 
@@ -120,7 +128,8 @@ def valid_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _check_entry(path: Path | str, section: str, index: int, entry: object, fields: dict[str, type]) -> None:
+def _check_entry(path: Path | str, section: str, index: int, entry: object, fields: dict[str, type],
+                 plain: bool = False) -> None:
     """An entry the site and `claims show` can use as it is, or a LockError naming it."""
     where = f"{path}: {section}[{index}]"
     if not isinstance(entry, dict):
@@ -134,8 +143,23 @@ def _check_entry(path: Path | str, section: str, index: int, entry: object, fiel
         wrong.append(f"kind (one of {', '.join(KINDS)})")
     if section == "counts" and "value" not in wrong and not valid_count(entry["value"]):
         wrong.append("value (a count, 0 or more)")
+    if not wrong and not plain and _unsafe_text(entry):
+        wrong.append("text (a control, invisible or bidirectional character in a value)")
     if wrong:
         raise LockError(f"{where}: missing or malformed {', '.join(wrong)}; rewrite the lock: run citecheck against every engine's repository")
+
+
+def _unsafe_text(value: object) -> bool:
+    """A string in the entry the records could never hold (YAML refuses them there): a control character
+    (an escape such as \\u001b would reach the terminal in a message) or a format character."""
+    if isinstance(value, str):
+        return bool(VALUE_CONTROL.search(value)) or (not value.isascii() and any(
+            unicodedata.category(character) == "Cf" for character in value))
+    if isinstance(value, dict):
+        return any(_unsafe_text(key) or _unsafe_text(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_unsafe_text(item) for item in value)
+    return False
 
 
 def write_lock(path: Path, lock: Lock) -> None:

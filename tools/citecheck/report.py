@@ -28,6 +28,17 @@ TRACEBACK_VARIABLE = "ENGINEKB_TRACEBACK"
 
 # ---- shared by citecheck and claims lint -------------------------------------------------------
 
+# What a terminal or a log viewer would act on or hide: controls (line breaks too: one failure, one line),
+# invisible and bidirectional format characters. Upstream file names and code reach the messages.
+_UNSAFE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u00ad\u061c\u180e\u2028\u2029\u200b-\u200f"
+                     r"\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with each such character written as its Python escape (\\x1b, \\n, \\u202e)."""
+    return _UNSAFE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def escape_data(text: str) -> str:
     """A workflow command's message, escaped as the GitHub Actions runner unescapes it."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -185,13 +196,14 @@ def _summary_lines(results, engines, catalog, claims_by_engine, elapsed, offline
 
 
 def text_report(results, engines, catalog, claims_by_engine, elapsed, offline) -> str:
-    lines = [f"{display_path(r.path)}:{r.line}: {r.claim}: {r.reason}{_more(more)}" for r, more in _failure_lines(results)]
+    lines = [f"{display_path(r.path)}:{r.line}: {r.claim}: {terminal_safe(r.reason)}{_more(more)}"
+             for r, more in _failure_lines(results)]
     return "\n".join(lines + _summary_lines(results, engines, catalog, claims_by_engine, elapsed, offline))
 
 
 def github_report(results, engines, catalog, claims_by_engine, elapsed, offline) -> str:
     lines = [
-        workflow_command("error", f"{r.claim}: {r.reason}{_more(more)}", file=annotation_path(r.path, catalog.root),
+        workflow_command("error", f"{r.claim}: {terminal_safe(r.reason)}{_more(more)}", file=annotation_path(r.path, catalog.root),
                          line=r.line or None, title=f"citecheck: {r.failure or 'failure'}")
         for r, more in _failure_lines(results)
     ]

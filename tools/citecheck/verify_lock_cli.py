@@ -27,7 +27,7 @@ from .errors import CheckFailure, UnknownEngine
 from .gitstore import FULL_SHA, GitStore
 from .lock import LOCK_NAME, Lock, LockError, count_key, entry_repository, parse_lock, read_lock
 from .repos import RepositorySources, SourceUsageError, add_source_arguments, sources_from
-from .report import annotation_path, workflow_command
+from .report import annotation_path, terminal_safe, workflow_command
 from .resolve import Resolver
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -184,7 +184,7 @@ def main(argv: list[str]) -> int:
     failed = [f for f in findings if f.reason]
     shown = annotation_path(lock_path, root)
     for finding in failed:
-        message = f"{finding.describe()}: {finding.reason}"
+        message = terminal_safe(f"{finding.describe()}: {finding.reason}")
         print(workflow_command("error", message, file=shown, title=PROGRAM) if args.format == "github"
               else f"{shown}: {finding.section}: {message}")
     print(f"{PROGRAM}: {len(todo)} lock entries new or changed since {args.base}: "

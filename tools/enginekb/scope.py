@@ -11,6 +11,7 @@ the conditional "only when ...", which describe one path rather than a category.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 CODE_SPAN = re.compile(r"`[^`]*`")
 # What a generalisation ranges over: the kinds of sibling paths a claim can overlook.
@@ -45,9 +46,17 @@ NEEDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Letters that render as Latin ones (Cyrillic, Greek), read as those: "every bаckend" with a Cyrillic а
+# must not slip past the patterns. Compatibility forms (fullwidth ａｌｌ) are folded by NFKC first.
+LOOK_ALIKES = str.maketrans("аеорсухіјѕԁӏАВЕКМНОРСТХІЈЅαβεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖ",
+                            "aeopcyxijsdlABEKMHOPCTXIJSabeiknoptuxABEHIKMNOPTYXZ")
+
+
 def generalisations(text: str, counted: bool = False) -> list[str]:
     """The phrases of `text` that generalise, each as 'kind: phrase'. Code spans are names, not prose.
     A claim with a `count` record has its number recomputed by a query, which is its scope already."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).translate(LOOK_ALIKES)
     prose = CODE_SPAN.sub(" x ", text)
     lowered = prose.lower() if prose.isascii() else None  # outside ASCII, case folding is re's own
     found = []

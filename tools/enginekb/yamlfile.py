@@ -129,10 +129,17 @@ def load_yaml(path: Path, store=None) -> LocatedYaml:
     return located
 
 
-def _flow_depth_check(text: str, path: Path) -> None:
-    """Refuse flow nesting past the limit before libyaml sees it: its C composer recurses per level and
+def _depth_check(text: str, path: Path) -> None:
+    """Refuse nesting past the limit before libyaml sees it: its C composer recurses per level and
     100,000 nested `[` overflow its stack (a segfault, not an error). Brackets inside quoted strings
-    count too: a generous bound (twice the depth limit) keeps real records clear of it."""
+    count too: a generous bound (twice the depth limit) keeps real records clear of it. Block nesting
+    without brackets is bounded as well: compact entries (`- - - x`, `? - ? - x`) open a level each on
+    one line, so a line starting with more than twice the limit of them is refused; nesting by
+    indentation alone needs a longer line per level, and the size limit keeps it to a depth libyaml
+    composes without harm."""
+    compact = _COMPACT.search(text)
+    if compact:
+        raise YamlError(path, text.count("\n", 0, compact.start()) + 1, f"nested deeper than {MAX_DEPTH} levels")
     depth = 0
     for match in _FLOW_BRACKET.finditer(text):
         depth += 1 if match.group() in "[{" else -1
@@ -142,11 +149,13 @@ def _flow_depth_check(text: str, path: Path) -> None:
 
 
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
+# A line's indentation, then block indicators (`-`, `?`, `:`) each followed by a space: one level each.
+_COMPACT = re.compile(r"^\ufeff?[ \t]*(?:---[ \t]+)?(?:[-?:][ \t]+){%d}" % (2 * MAX_DEPTH + 1), re.MULTILINE)
 
 
 def parse_yaml(text: str, path: Path) -> LocatedYaml:
     _import_yaml()
-    _flow_depth_check(text, path)
+    _depth_check(text, path)
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:

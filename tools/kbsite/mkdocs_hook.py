@@ -19,6 +19,7 @@ from mkdocs.utils import get_relative_url
 
 from citecheck.lock import LOCK_NAME, LockError, read_lock
 from enginekb.load import CLAIMS_DIR, SCHEMA_FILE, load_catalog
+from enginekb.store import RecordStore
 from enginekb.problems import CatalogError
 from kbsite.evidence import evidence_dir, evidence_files, named_in, with_evidence_meta
 from kbsite.inline import with_head_script, with_page_scripts
@@ -33,7 +34,10 @@ _state: dict = {}
 def on_config(config, **kwargs):
     root = Path(config["config_file_path"]).parent
     try:
-        _state["catalog"] = load_catalog(root)
+        # Parsed afresh, never from the record store: the site and its downloads (claims.json, claims.csv)
+        # are results written from the records, and a store entry filed under an unchanged file's hash
+        # would decide them unchecked (citecheck checks the store where it writes the lock).
+        _state["catalog"] = load_catalog(root, RecordStore(None))
         _state["lock"] = read_lock(root / CLAIMS_DIR / LOCK_NAME)
     except (CatalogError, LockError) as error:
         raise PluginError(f"enginekb: the records do not load:\n{error}") from None
