@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import os
 import re
 import shutil
 import subprocess
 import sys
 import textwrap
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from upstream import PROJECT
@@ -45,3 +50,19 @@ def site_for(root: Path, pages: dict[str, str]) -> Path:
     config = re.sub(r"\nnav:\n(?:  .*\n?)*", "\nnav:\n" + "".join(f"  - {page}\n" for page in pages), config)
     (root / "mkdocs.yml").write_text(config)
     return root / "mkdocs.yml"
+
+
+@contextlib.contextmanager
+def served(directory: Path) -> Iterator[str]:
+    """A built site served quietly on a free loopback port for the browser tests; yields its base URL
+    (without a trailing slash) and stops the server afterwards."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()

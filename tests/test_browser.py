@@ -3,12 +3,9 @@ a citation link carries the pinned commit and a line anchor, matrices keep their
 titles in view and let the reader pick engines, every page passes axe-core in light and dark mode
 and stays within its element budget. No request leaves the machine."""
 
-import functools
-import http.server
 import json
 import re
 import shutil
-import threading
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -16,7 +13,7 @@ from playwright.sync_api import sync_playwright
 
 from enginekb.load import load_catalog
 from kbsite.templating import plain
-from sitebuild import built_project_site
+from sitebuild import built_project_site, served
 from upstream import PROJECT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -34,12 +31,8 @@ def site_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def served_site(site_dir):
-    out = site_dir
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with served(site_dir) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -1,16 +1,13 @@
 """Evidence on demand in Chromium: a panel reads its page's small evidence files, never the whole
 claims.json, and the ncnn page's first cite panel fits a phone; the search index waits for the reader."""
 
-import functools
-import http.server
 import shutil
-import threading
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from enginekb.model import LABEL_TITLES
-from sitebuild import built_project_site
+from sitebuild import built_project_site, served
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -18,15 +15,10 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = built_project_site(tmp_path_factory)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    with sync_playwright() as playwright:
+    with served(out) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield browser, f"http://127.0.0.1:{server.server_address[1]}/"
+        yield browser, f"{url}/"
         browser.close()
-    server.shutdown()
 
 
 def tab(browser, width):

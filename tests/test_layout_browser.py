@@ -2,15 +2,12 @@
 in a box that says it scrolls, a diagram on a phone is drawn at a readable size in a box that scrolls, and
 the explorer exports what it shows for several engines, labels and rows at once."""
 
-import functools
-import http.server
 import shutil
-import threading
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from sitebuild import built_project_site
+from sitebuild import built_project_site, served
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -29,17 +26,12 @@ OVERFLOWING = """() => Array.from(document.querySelectorAll('article table')).fi
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = built_project_site(tmp_path_factory)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     pages = sorted(p.parent.relative_to(out).as_posix() + "/" for p in out.rglob("index.html")
                    if not {"assets", "search", "downloads"} & set(p.relative_to(out).parts))
-    with sync_playwright() as playwright:
+    with served(out) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield browser, f"http://127.0.0.1:{server.server_address[1]}/", ["" if p == "./" else p for p in pages]
+        yield browser, f"{url}/", ["" if p == "./" else p for p in pages]
         browser.close()
-    server.shutdown()
 
 
 @pytest.mark.parametrize("width", [1400, 390])

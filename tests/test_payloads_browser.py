@@ -5,9 +5,6 @@ open and search results shown. The built HTML holds no handler attribute and no 
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
@@ -16,7 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from payloads import PAGES, WORD, payload_project
-from sitebuild import build_site
+from sitebuild import build_site, served
 from test_browser import CHROMIUM
 
 # Our own one inline handler: the explorer's form does not submit.
@@ -76,16 +73,9 @@ def test_the_built_pages_hold_no_handler_and_no_foreign_url(payload_site):
 
 
 @pytest.fixture(scope="module")
-def served(payload_site):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(payload_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+def payload_url(payload_site):
+    with served(payload_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -152,16 +142,16 @@ def _touch_everything(page, url: str) -> int:
     return total
 
 
-def test_nothing_runs_on_any_page_when_everything_is_hovered_focused_and_clicked(tab, served):
+def test_nothing_runs_on_any_page_when_everything_is_hovered_focused_and_clicked(tab, payload_url):
     touched = 0
     for path in _page_paths():
-        touched += _touch_everything(tab, f"{served}/{path}")
+        touched += _touch_everything(tab, f"{payload_url}/{path}")
         assert tab.dialogs == [], path
     assert touched > 300  # the content was there to touch
 
 
-def test_nothing_runs_from_search_results(tab, served):
-    tab.goto(f"{served}/")
+def test_nothing_runs_from_search_results(tab, payload_url):
+    tab.goto(f"{payload_url}/")
     tab.locator("input.md-search__input").click()
     tab.keyboard.type(WORD, delay=20)
     tab.locator(".md-search-result__item").first.wait_for(timeout=20000)

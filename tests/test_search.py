@@ -11,7 +11,7 @@ from playwright.sync_api import sync_playwright
 
 from kbsite.searchwords import code_files, file_words, shortened, split_claims, variant_words, with_search_words
 from searching import first_pages
-from sitebuild import built_project_site
+from sitebuild import built_project_site, served
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -119,19 +119,12 @@ def test_the_index_gains_fields_weights_and_words_it_lacked():
 @pytest.fixture(scope="module")
 def tab(tmp_path_factory):
     out = built_project_site(tmp_path_factory)
-    import functools
-    import http.server
-    import threading
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    with sync_playwright() as playwright:
+    with served(out) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/", wait_until="load")
+        page.goto(f"{url}/", wait_until="load")
         yield page
         browser.close()
-    server.shutdown()
 
 
 def test_each_query_puts_its_answering_page_first(tab):
