@@ -63,6 +63,22 @@ def test_lint_and_bad_input(demo_project, capsys):
     assert main(["--root", str(project), "grep", "--engine", "nosuch"]) == 2
 
 
+def test_grep_and_show_read_the_claims_and_leave_the_other_records_to_lint(demo_project, capsys):
+    """A broken cells file is lint's to report; grep and show, which print claims only, still answer.
+    A broken claims file stops them as it stops lint."""
+    project = demo_project({"demo/a.yaml": CLAIMS, "demo/cells.yaml": "- {dimension: kind.category, verdict: maybe}\n"})
+    assert main(["--root", str(project), "lint"]) == 2
+    assert "cells.yaml" in capsys.readouterr().err
+    assert main(["--root", str(project), "grep", "--label", "verified"]) == 0
+    assert "demo/vulkan" in capsys.readouterr().out
+    assert main(["--root", str(project), "show", "demo/vulkan"]) == 0
+    capsys.readouterr()
+    (project / "claims/demo/b.yaml").write_text("- {id: demo/x, label: maybe, dimension: kind.category, text: t}\n")
+    for command in (["grep", "--label", "verified"], ["show", "demo/vulkan"]):
+        assert main(["--root", str(project), *command]) == 2
+        assert "b.yaml:1: demo/x: label: 'maybe' is not one of" in capsys.readouterr().err
+
+
 def test_show_prints_the_claim_with_locked_lines_and_permalinks(demo_project, demo, capsys):
     from citecheck.cli import main as citecheck
 

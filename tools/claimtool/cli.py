@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     fmt = getattr(args, "format", "text") if args.command == "lint" else "text"
     try:
         root = root or find_root()
-        catalog = load_catalog(root)
+        # grep and show print claims only: the other records and the checks across them are lint's
+        catalog = load_catalog(root, claims_only=args.command in ("grep", "show"))
     except CatalogError as error:
         from . import lint
 

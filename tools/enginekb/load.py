@@ -48,10 +48,12 @@ def find_root(start: Path | None = None) -> Path:
     raise CatalogError([Problem(here, 0, "-", f"no {CLAIMS_DIR}/{ENGINES_FILE} here or above")])
 
 
-def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
+def load_catalog(root: Path, store: RecordStore | None = None, claims_only: bool = False) -> Catalog:
     """Every record under root/claims. Unchanged files come from the record store (by default the one
     in ~/.cache/enginekb, or $ENGINEKB_CACHE; `off` disables it) without being parsed again; every
-    file is validated on every load."""
+    file is validated on every load. `claims_only` (for commands that show claims and nothing else:
+    `claims grep`, `claims show`) reads the engines, the rows and the claims files, each checked as
+    always, and leaves the other kinds of record and the checks across them to `claims lint`."""
     claims_dir = root / CLAIMS_DIR
     store = store or RecordStore(default_directory())
     problems: list[Problem] = []
@@ -74,6 +76,8 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             continue
         if path.suffix == ".yml":
             problems.append(Problem(path, 0, "-", "records end in .yaml; this file would never be read"))
+        elif claims_only and not _is_claims_file(path, claims_dir):
+            continue
         elif path.parent == claims_dir:
             if path.name == ARTIFACTS_FILE:
                 located = read_records(path, problems, store)
@@ -119,6 +123,10 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
             catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store, rows_known))
     store.save()
     _check_references(catalog, problems)
+    if claims_only:
+        if problems:
+            raise CatalogError(problems)
+        return catalog
     check_cells(catalog, problems, rows_known)
     if rows_known:
         check_shared_verdicts(catalog, claims_dir / DIMENSIONS_FILE, problems)
@@ -132,6 +140,13 @@ def load_catalog(root: Path, store: RecordStore | None = None) -> Catalog:
     if problems:
         raise CatalogError(problems)
     return catalog
+
+
+def _is_claims_file(path: Path, claims_dir: Path) -> bool:
+    """Whether the walk above reads `path` as a file of claims (its last branch)."""
+    if path.parent in (claims_dir, claims_dir / COVERAGE_DIR, claims_dir / SCENARIOS_DIR, claims_dir / MODELS_DIR):
+        return False
+    return not (path.name in (CELLS_FILE, LEDGER_FILE) and path.parent.parent == claims_dir)
 
 
 def _link_problem(path: Path, claims_dir: Path) -> Problem | None:
