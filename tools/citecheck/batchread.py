@@ -17,10 +17,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from enginekb.regularfile import require_regular
-
-from .gitstore import (BINARY_PROBE, DAMAGE, FULL_SHA, GIT_ENVIRONMENT, GITPYTHON_READS, READ_TIMEOUT, REGULAR_MODES,
-                       Blob, git_timeout)
+from .gitstore import (BINARY_PROBE, DAMAGE, FULL_SHA, GIT_ENVIRONMENT, READ_TIMEOUT, REGULAR_MODES, Blob,
+                       checked_git_dir, git_timeout)
 
 
 class _Amiss(Exception):
@@ -31,10 +29,8 @@ def read_regular_files(path: Path, files: dict[str, set[str]], commits: set[str]
                        ) -> tuple[set[str], dict[tuple[str, str], Blob]] | None:
     """The commits among `commits` and `files` (commit -> paths) that the repository at `path` holds,
     and the regular text files of `files` there, by (commit, path); None when git is not sound."""
-    git_dir = path / ".git" if (path / ".git").is_dir() else path
     try:
-        for name in GITPYTHON_READS:  # what git reads first: a FIFO there would hang it until the time limit
-            require_regular(git_dir / name)
+        git_dir = checked_git_dir(path)  # the files git reads first: a FIFO there would hang it until the time limit
         wanted = sorted(commit for commit in set(files) | set(commits) if FULL_SHA.fullmatch(commit))
         held = _commits(git_dir, wanted)
         listed: dict[tuple[str, str], str] = {}

@@ -115,14 +115,23 @@ def _metadata_dirs(path: Path) -> list[Path]:
     return dirs
 
 
+def checked_git_dir(path: Path) -> Path:
+    """The git directory of the repository at `path`, once every file read in Python (or by git before
+    its deadline) there and in its common directory is shown to be a regular file: a FIFO would hang
+    the reader. OSError when one is not."""
+    dirs = _metadata_dirs(path)
+    for git_dir in dirs:
+        for name in GITPYTHON_READS:
+            require_regular(git_dir / name)
+    return dirs[0]
+
+
 class GitStore:
     def __init__(self, path: Path):
         _import_gitpython()
         self.path = Path(path)
         try:
-            for git_dir in _metadata_dirs(self.path):
-                for name in GITPYTHON_READS:  # read in Python, outside any git deadline: a FIFO would hang
-                    require_regular(git_dir / name)
+            checked_git_dir(self.path)
         except OSError as error:
             raise RepositoryUnavailable(f"{path}: {error.strerror}") from None
         try:
