@@ -69,11 +69,11 @@ def offline(root, capsys):
     return code
 
 
-def edit_lock(root, change):
+def edit_lock(root, change, ensure_ascii=True):
     path = root / "claims" / "citecheck.lock"
     data = json.loads(path.read_text())
     change(data)
-    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    path.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=ensure_ascii) + "\n", encoding="utf-8")
 
 
 def test_an_unchanged_lock_has_nothing_to_verify(project, capsys):
@@ -221,17 +221,20 @@ def test_a_count_query_is_run_only_as_a_claim_states_it(project, capsys):
     assert out.count("no claim counts with this query at this commit") == 2
 
 
+@pytest.mark.parametrize("ensure_ascii", [True, False], ids=["escaped", "raw"])
 @pytest.mark.parametrize("change", [{"symbol": "Net::\u001b[2Jload"}, {"file": "src/\u009b31mnet.cpp"}, {"phrase": "x\u0000y"},
-                                    {"engine": "demo\u202e"}, {"contains": "open\r_file"}])
+                                    {"engine": "demo\u202e"}, {"contains": "open\r_file"}, {"symbol": "Net\x7fload"},
+                                    {"symbol": "Net\\\u001b[2Jload"}])
 def test_a_lock_entry_holding_a_control_or_format_character_is_refused_before_anything_prints_it(
-        project, capsys, change):
-    """JSON can spell what YAML refuses (\\u001b, \\u009b, \\u0000): such an entry in a pull request
-    was printed raw to the terminal by verify-lock's messages. The lock is malformed: exit 2, named."""
+        project, capsys, change, ensure_ascii):
+    """JSON can spell what YAML refuses (\\u001b, \\u009b, \\u0000) as an escape, and DEL, C1 controls and
+    format characters raw: such an entry in a pull request was printed raw to the terminal by
+    verify-lock's messages. The lock is malformed: exit 2, named."""
     root, upstream, base = project
-    edit_lock(root, lambda data: data["cites"][0].update(change))
+    edit_lock(root, lambda data: data["cites"][0].update(change), ensure_ascii)
     for run in (lambda: verify(root, upstream, base, capsys),
                 lambda: (main(["--root", str(root), "--offline"]), "".join(capsys.readouterr()))):
         code, out = run()
         assert code == 2, out
         assert "citecheck.lock: cites[0]: missing or malformed text" in out
-        assert not set(out) & {"\x1b", "\x9b", "\0", "\r", "\u202e"}
+        assert not set(out) & {"\x1b", "\x9b", "\0", "\r", "\u202e", "\x7f"}

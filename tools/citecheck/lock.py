@@ -102,9 +102,10 @@ def parse_lock(raw: bytes, path: Path | str) -> Lock:
     cites, counts = data.get("cites"), data.get("counts")
     if not isinstance(cites, list) or not isinstance(counts, list):
         raise LockError(f"{path}: a lock holds lists `cites` and `counts`")
-    # Only an escape (\\u001b, \\b, \\r) or a character past ASCII can spell a control or format
-    # character (json.loads refuses them raw): a plain lock skips the search of every value.
-    plain = ESCAPES.search(text) is None
+    # Only an escape (\\u001b, \\b, \\r), DEL or a character past ASCII can spell a control or format
+    # character (json.loads refuses the others raw): a lock with no escape and no unsafe character in
+    # its whole text skips the search of every value (the set of characters past ASCII is small).
+    plain = not _escapes(text) and not _unsafe_text("".join(set(BEYOND_ASCII.findall(text))))
     for index, entry in enumerate(cites):
         _check_entry(path, "cites", index, entry, CITE_FIELDS, plain)
     for index, entry in enumerate(counts):
@@ -114,7 +115,8 @@ def parse_lock(raw: bytes, path: Path | str) -> Lock:
 
 CITE_FIELDS = {"engine": str, "commit": str, "file": str, "blob": str, "lines": list, "kind": str}
 COUNT_FIELDS = {"engine": str, "commit": str, "query": dict, "value": int}
-ESCAPES = re.compile(r'\\[bfru]|[^\x00-\x7f]')
+BACKSLASHES_BEFORE_ESCAPE_LETTER = re.compile(r'\\+[bfru]')  # always a whole run of backslashes (see _escapes)
+BEYOND_ASCII = re.compile(r'[^\x00-\x7e]')  # DEL (7f) too: JSON lets it stand raw
 KINDS = ("definition", "declaration", "mention", "phrase")  # what the resolver finds a cite to be
 
 
@@ -147,6 +149,13 @@ def _check_entry(path: Path | str, section: str, index: int, entry: object, fiel
         wrong.append("text (a control, invisible or bidirectional character in a value)")
     if wrong:
         raise LockError(f"{where}: missing or malformed {', '.join(wrong)}; rewrite the lock: run citecheck against every engine's repository")
+
+
+def _escapes(text: str) -> bool:
+    """Whether JSON text spells an escape \\b, \\f, \\r or \\uXXXX: a run of backslashes before the letter
+    whose last one is not itself escaped (an odd run; `\\\\b` is a backslash and a b). A match starts at
+    a run's first backslash, since a run that fails there fails from every later start."""
+    return any(len(match.group()) % 2 == 0 for match in BACKSLASHES_BEFORE_ESCAPE_LETTER.finditer(text))
 
 
 def _unsafe_text(value: object) -> bool:
