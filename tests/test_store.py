@@ -44,6 +44,17 @@ def test_unchanged_files_are_not_parsed_twice_and_always_validated(demo_project,
     assert counted == first | {"validate": 4} and catalog.claim("demo/a").text == "A library."
 
 
+def test_a_load_of_the_claims_alone_keeps_the_other_files_stored(demo_project, counted):
+    """`claims grep` and `citecheck` read the claims files only: the store keeps what lint parsed of
+    the rest, so that the next lint parses nothing again (they once rewrote it with the claims alone)."""
+    root = demo_project({"demo/a.yaml": CLAIMS})
+    load_catalog(root)
+    load_catalog(root, claims_only=True)
+    before = counted["parse"]
+    load_catalog(root)
+    assert counted["parse"] == before
+
+
 def test_an_edited_file_is_read_again_and_its_errors_still_reported(demo_project, counted):
     root = demo_project({"demo/a.yaml": CLAIMS})
     load_catalog(root)

@@ -121,7 +121,7 @@ def load_catalog(root: Path, store: RecordStore | None = None, claims_only: bool
                 catalog.ledgers[ledger.engine] = ledger
         else:
             catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store, rows_known))
-    store.save()
+    store.save(partial=claims_only)
     _check_references(catalog, problems)
     if claims_only:
         if problems:

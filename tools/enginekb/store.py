@@ -47,9 +47,13 @@ def default_directory() -> Path | None:
 class RecordStore:
     def __init__(self, directory: Path | None):
         self.directory = directory
-        self.parsed: dict[str, tuple] = {}  # text digest -> (data, lines)
+        # text digest -> (data, lines) as stored, each checked for shape when a load first asks for it:
+        # a command that reads some of the files pays for checking only those.
+        self.parsed: dict = {}
         self.used_parsed: dict[str, tuple] = {}
         self.hits: dict[str, tuple[Path, str]] = {}  # digest -> (path, text) of each file answered from the store
+        self.malformed = 0
+        self.partial = False  # set by `save`: a load of some of the files keeps the other files' entries
         if directory is not None:
             try:
                 stored = marshal.loads(read_regular(directory / STORE_NAME))
@@ -59,17 +63,20 @@ class RecordStore:
             except (OSError, ValueError, EOFError, TypeError):
                 return
             if isinstance(stored, dict) and stored.get("reader") == _READER and isinstance(stored.get("parsed"), dict):
-                self.parsed = {key: entry for key, entry in stored["parsed"].items() if _entry(key, entry)}
-                if len(self.parsed) < len(stored["parsed"]):
-                    print(f"enginekb: warning: {directory / STORE_NAME}: {len(stored['parsed']) - len(self.parsed)} "
-                          "malformed entries ignored; their files are parsed again", file=sys.stderr)
+                self.parsed = stored["parsed"]
 
     def get(self, key: str, path: Path, text: str) -> tuple | None:
-        """The stored parse of `text` (of the file `path`), whose digest is `key`."""
+        """The stored parse of `text` (of the file `path`), whose digest is `key`; None for a miss or a
+        malformed entry (dropped: the file is parsed again)."""
         hit = self.parsed.get(key)
-        if hit is not None:
-            self.used_parsed[key] = hit
-            self.hits[key] = (path, text)
+        if hit is None:
+            return None
+        if not _entry(key, hit):
+            del self.parsed[key]
+            self.malformed += 1
+            return None
+        self.used_parsed[key] = hit
+        self.hits[key] = (path, text)
         return hit
 
     def disagreeing(self, parse: Callable[[str, Path], object]) -> list[Path]:
@@ -82,6 +89,7 @@ class RecordStore:
             if repr((located.data, located.lines)) != repr(self.used_parsed[key]):  # repr: 1 is not True
                 wrong.append(path)
                 del self.used_parsed[key]
+                self.parsed.pop(key, None)
         if wrong:
             self._write()
         return wrong
@@ -89,9 +97,18 @@ class RecordStore:
     def put(self, key: str, data, lines: dict) -> None:
         self.used_parsed[key] = (data, lines)
 
-    def save(self) -> None:
-        if self.used_parsed.keys() != self.parsed.keys():
+    def save(self, partial: bool = False) -> None:
+        """Written when it changed: after a load of every file it holds just their entries (so it never
+        grows past the tree); after a `partial` load (some kinds of file) it keeps the others' too."""
+        self.partial = partial
+        if self.malformed:
+            print(f"enginekb: warning: {self.directory / STORE_NAME}: {self.malformed} malformed entries ignored; "
+                  "their files are parsed again", file=sys.stderr)
+        if self.malformed or self._kept().keys() != self.parsed.keys():
             self._write()
+
+    def _kept(self) -> dict:
+        return {**self.parsed, **self.used_parsed} if self.partial else self.used_parsed
 
     def _write(self) -> None:
         if self.directory is None:
@@ -100,7 +117,7 @@ class RecordStore:
             self.directory.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=".records-", dir=self.directory)
             with os.fdopen(handle, "wb") as out:
-                marshal.dump({"reader": _READER, "parsed": self.used_parsed}, out)
+                marshal.dump({"reader": _READER, "parsed": self._kept()}, out)
             os.replace(temporary, self.directory / STORE_NAME)
         except (OSError, ValueError):
             pass
