@@ -159,6 +159,15 @@ def test_bad_records_exit_2_with_every_problem(demo_project, capsys):
     assert code == 2 and "a.yaml:1: demo/x: a verified claim needs at least one cite" in out.err
 
 
+def test_citecheck_reads_the_claims_and_leaves_the_other_records_to_lint(passing_project, demo, capsys):
+    """A broken cells file is lint's to report (lint runs before citecheck in CI): citecheck, which checks
+    the claims' cites and counts, still checks them and writes the lock."""
+    (passing_project / "claims/demo/cells.yaml").write_text("- {dimension: kind.category, verdict: maybe}\n")
+    code, out = run(passing_project, "--repo", f"demo={demo[0]}", capsys=capsys)
+    assert code == 0 and "passed" in out.out, out.err
+    assert read_lock(passing_project / "claims" / "citecheck.lock").cites
+
+
 def test_offline_fails_on_missing_and_stale_entries(passing_project, demo, capsys):
     path, _ = demo
     code, out = run(passing_project, "--offline", capsys=capsys)

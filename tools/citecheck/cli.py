@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             seen = _read_lock_or_error(root / CLAIMS_DIR / LOCK_NAME)
             confirming = _confirm_ahead(args, seen)
             store = RecordStore(default_directory())
-            catalog = load_catalog(root, store)
+            catalog = load_catalog(root, store, claims_only=True)  # the other kinds of record are lint's
         except CatalogError as error:
             return _bad_records(args, root, error)
         try:
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"citecheck: warning: the record store disagrees with {', '.join(map(str, error.paths))} "
                   "(a stale or forged entry); checking again without it", file=sys.stderr)
             try:
-                catalog = load_catalog(root, RecordStore(None))
+                catalog = load_catalog(root, RecordStore(None), claims_only=True)
             except CatalogError as error:
                 return _bad_records(args, root, error)
             return _run(args, root, catalog, seen, started, None, None)

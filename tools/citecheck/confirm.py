@@ -4,7 +4,7 @@ A cached resolution (lines and kind of a cite in a blob) is a claim about the bl
 by reading those lines. A warm run's work is that test for every cite, and reading the blobs for it;
 Python loading the records is the other half. They need not wait for each other: `Confirmation`
 forks, before the records are loaded, a process that takes each lock entry, reads its blob from the
-local repository (batchread.py: plain git, the next repository read while one is confirmed) and confirms it exactly as the cache path would (the blob read now is the one the
+local repository (batchread.py: plain git, two repositories read at a time while one is confirmed) and confirms it exactly as the cache path would (the blob read now is the one the
 entry and the cache name, the cache holds the entry's lines and kind for it, and the lines show the
 symbol or phrase; a count's value is the cached value at a commit the repository holds). What comes
 back is only the set of entries so confirmed; the checks take one as a cite's answer when the entry
@@ -113,8 +113,8 @@ class Confirmation:
 def confirm_entries(lock: Lock, sources: RepositorySources, cache: ResolveCache | Callable[[], ResolveCache]
                     ) -> tuple[set, set]:
     """The keys of the lock entries whose blob, lines and kind (or value) the repositories and the
-    cache agree on now, each cite's lines shown by its blob. The repositories are read one after
-    another in a thread (git does the work) while this one confirms what was read; `cache` may be a
+    cache agree on now, each cite's lines shown by its blob. The repositories are read two at a time
+    in threads (git does the work) while this one confirms what was read; `cache` may be a
     function that loads it, called meanwhile."""
     cites, counts = set(), set()
     files: dict[str, dict[str, set[str]]] = {}  # repository -> commit -> paths
@@ -129,7 +129,7 @@ def confirm_entries(lock: Lock, sources: RepositorySources, cache: ResolveCache 
                 if (path := sources.local_path(repo)) is not None}
     if not readable:
         return cites, counts
-    with ThreadPoolExecutor(max_workers=1) as pool:  # one git at a time, the next read while this one is confirmed
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the reads are the longest wait: two gits at once
         reading = {pool.submit(read_regular_files, path, files.get(repo, {}), commits.get(repo, set())): repo
                    for repo, path in readable.items()}
         cache = cache if isinstance(cache, ResolveCache) else cache()
