@@ -11,8 +11,8 @@ from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
 from .cache import ResolveCache, load_cache, save_cache
 from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
-from .gitstore import FULL_SHA, GitStore
-from .lock import Lock, cite_entry, cite_key, count_entry, count_key, entry_repository
+from .gitstore import GitStore
+from .lock import Lock, cite_entry, cite_key, count_entry, count_key, entry_matches, entry_repository
 from .confirm import Confirmation, shows
 from .enginestore import EngineStore, cites_in
 from .repos import RepositorySources
@@ -66,8 +66,9 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
     jobs = jobs or len(os.sched_getaffinity(0))
     tasks = [(catalog.engines[e], catalog.claims_in_repository(e)) for e in engines]
     if confirmed is not None:
+        confirmed.match_ahead(tasks)  # what the answer will be checked against, worked out while the child works
         confirmed.wait()
-    confirmed_engines = {engine.id for engine, claims in tasks if _all_confirmed(confirmed, engine, claims)}
+    confirmed_engines = {engine.id for engine, claims in tasks if confirmed is not None and confirmed.covers(engine, claims)}
     # Every cite and count confirmed: nothing is looked up or learned, so the cache is not even read.
     everything_confirmed = len(confirmed_engines) == len(tasks)
     cache = ResolveCache("") if everything_confirmed else load_cache(cache_dir)
@@ -108,43 +109,15 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
 def _all_cached(cache: ResolveCache, engine: Engine, claims: list[Claim], confirmed: Confirmation | None) -> bool:
     for claim in claims:
         for cite in cites_in(claim, engine.id):
-            if _confirmed_entry(confirmed, claim, cite) is not None:
+            if confirmed is not None and confirmed.entry(claim, cite) is not None:
                 continue
             blob = cache.blobs.get(cache.blob_key(cite.commit, cite.file))
             if blob is None or _cached_cite(cache, blob, cite) is None:
                 return False
-        if (claim.count and claim.engine == engine.id and not _confirmed_count(confirmed, engine.pin, claim)
+        if (claim.count and claim.engine == engine.id and not (confirmed and confirmed.count_holds(engine.pin, claim))
                 and cache.count_key(engine.pin, claim.count.query) not in cache.counts):
             return False
     return True
-
-
-def _all_confirmed(confirmed: Confirmation | None, engine: Engine, claims: list[Claim]) -> bool:
-    return confirmed is not None and all(
-        _confirmed_entry(confirmed, claim, cite) is not None for claim in claims for cite in cites_in(claim, engine.id)
-    ) and all(_confirmed_count(confirmed, engine.pin, claim) for claim in claims if claim.count and claim.engine == engine.id)
-
-
-def _confirmed_entry(confirmed: Confirmation | None, claim: Claim, cite: Cite) -> dict | None:
-    """The cite's lock entry if the confirming process confirmed it and it is the entry this run
-    would write for the cite."""
-    if confirmed is None:
-        return None
-    # Asked up to three times a cite (whether confirmed, whether cached, the answer): decided once, kept
-    # by the cite object's identity (its key costs more to build than the answer), with the cite itself.
-    known = confirmed.matched.get(id(cite))
-    if known is None or known[0] is not cite:
-        key = cite_key(claim.engine, cite)
-        entry = confirmed.lock.cites.get(key) if key in confirmed.cites else None
-        known = confirmed.matched[id(cite)] = (cite, entry if entry is not None and entry_matches(entry, claim, cite)
-                                                     else None)
-    return known[1]
-
-
-def _confirmed_count(confirmed: Confirmation | None, pin: str, claim: Claim) -> bool:
-    key = count_key(claim.engine, pin, claim.count)
-    return (confirmed is not None and key in confirmed.counts
-            and confirmed.lock.counts[key] == count_entry(claim.engine, pin, claim.count, claim.count.value))
 
 
 def _cached_cite(cache: ResolveCache, blob: str, cite: Cite) -> list | None:
@@ -163,14 +136,14 @@ def _check_engine(engine: Engine, claims: list[Claim], sources: RepositorySource
     try:
         for claim in claims:
             for cite in cites_in(claim, engine.id):
-                entry = _confirmed_entry(confirmed, claim, cite)
+                entry = confirmed and confirmed.entry(claim, cite)
                 if entry is None:
                     results.append(_check_cite(store, resolver, cache, claim, cite, fresh))
                 else:
                     fresh.cites[cite_key(claim.engine, cite)] = entry
                     results.append(_cite_result(claim, cite, status="ok", lines=tuple(entry["lines"]), kind=entry["kind"]))
             if claim.count and claim.engine == engine.id:
-                if _confirmed_count(confirmed, engine.pin, claim):
+                if confirmed and confirmed.count_holds(engine.pin, claim):
                     fresh.counts[count_key(claim.engine, engine.pin, claim.count)] = count_entry(
                         claim.engine, engine.pin, claim.count, claim.count.value)
                     results.append(_count_result(claim, engine.pin, claim.count, status="ok", value=claim.count.value))
@@ -287,14 +260,6 @@ def _shared_folders(path: str, other: str) -> int:
             break
         count += 1
     return count
-
-
-def entry_matches(entry: dict, claim: Claim, cite: Cite) -> bool:
-    """Whether a lock entry is the one citecheck would write for this cite: the same fields, nothing
-    added, a blob SHA, and a kind of the cite's sort (a phrase is found as a phrase, a symbol never)."""
-    expected = cite_entry(claim.engine, cite, entry["blob"], tuple(entry["lines"]), entry["kind"])
-    return (entry == expected and FULL_SHA.fullmatch(entry["blob"]) is not None
-            and (entry["kind"] == "phrase") == (cite.phrase is not None))
 
 
 def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: Path) -> list[Result]:

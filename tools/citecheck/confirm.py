@@ -22,12 +22,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from functools import lru_cache
 
-from enginekb.model import Cite, Count
+from enginekb.model import Claim, Cite, Count, Engine
 
 from .batchread import read_regular_files
 from .cache import CACHE_NAME, ResolveCache, load_cache
 from .gitstore import Blob
-from .lock import KINDS, Lock, entry_repository, valid_lines
+from .enginestore import cites_in
+from .lock import KINDS, Lock, cite_key, count_entry, count_key, entry_matches, entry_repository, valid_lines
 from .repos import RepositorySources
 from .textsearch import find_identifier, find_phrase
 
@@ -66,7 +67,7 @@ class Confirmation:
         self.lock = lock
         self.cites: set[tuple] = set()
         self.counts: set[tuple] = set()
-        self.matched: dict[int, tuple] = {}  # id(cite) -> (cite, the confirmed entry that matches it, or None)
+        self.matched: dict[int, tuple] = {}  # id(cite) -> (cite, its lock key, the lock entry if it matches the cite)
         self._child: tuple[int, int] | None = None
         if not lock.cites or cache_dir is None or not (cache_dir / CACHE_NAME).is_file():
             return  # a first or cold run: nothing could be confirmed
@@ -108,6 +109,41 @@ class Confirmation:
             self.cites, self.counts = pickle.loads(b"".join(chunks))  # from our own child process
         except Exception:  # noqa: BLE001 - a child that died has confirmed nothing
             self.cites, self.counts = set(), set()
+
+
+    def match_ahead(self, tasks: list[tuple[Engine, list[Claim]]]) -> None:
+        """Each cite's lock key and whether the lock's entry is the one this run would write for it,
+        worked out while the child confirms (only the child's answer is left to look up after)."""
+        for engine, claims in tasks:
+            for claim in claims:
+                for cite in cites_in(claim, engine.id):
+                    self._match(claim, cite)
+
+    def _match(self, claim: Claim, cite: Cite) -> tuple:
+        # Kept by the cite object's identity (its key costs more to build than the answer), with the
+        # cite itself, so that an id reused by another object is not taken for it.
+        known = self.matched.get(id(cite))
+        if known is None or known[0] is not cite:
+            key = cite_key(claim.engine, cite)
+            entry = self.lock.cites.get(key)
+            known = self.matched[id(cite)] = (cite, key, entry if entry is not None and entry_matches(entry, claim, cite)
+                                              else None)
+        return known
+
+    def entry(self, claim: Claim, cite: Cite) -> dict | None:
+        """The cite's lock entry if the child confirmed it and it is the entry this run would write."""
+        _, key, entry = self._match(claim, cite)
+        return entry if entry is not None and key in self.cites else None
+
+    def count_holds(self, pin: str, claim: Claim) -> bool:
+        """Whether the child confirmed the lock's entry for the claim's count, as this run would write it."""
+        key = count_key(claim.engine, pin, claim.count)
+        return key in self.counts and self.lock.counts[key] == count_entry(claim.engine, pin, claim.count, claim.count.value)
+
+    def covers(self, engine: Engine, claims: list[Claim]) -> bool:
+        """Whether every cite into the engine's repository and every count of its claims was confirmed."""
+        return all(self.entry(claim, cite) is not None for claim in claims for cite in cites_in(claim, engine.id)) and all(
+            self.count_holds(engine.pin, claim) for claim in claims if claim.count and claim.engine == engine.id)
 
 
 def confirm_entries(lock: Lock, sources: RepositorySources, cache: ResolveCache | Callable[[], ResolveCache]

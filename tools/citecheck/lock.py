@@ -19,9 +19,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from enginekb.model import Cite, Count
+from enginekb.model import Claim, Cite, Count
 from enginekb.regularfile import open_regular, read_regular
 from enginekb.yamlfile import VALUE_CONTROL
+
+from .gitstore import FULL_SHA
 
 LOCK_NAME = "citecheck.lock"
 FORMAT_VERSION = 1
@@ -56,6 +58,14 @@ def cite_entry(engine: str, cite: Cite, blob: str, lines: tuple[int, int], kind:
         entry["contains"] = cite.contains
     entry.update(blob=blob, lines=list(lines), kind=kind)
     return entry
+
+
+def entry_matches(entry: dict, claim: Claim, cite: Cite) -> bool:
+    """Whether a lock entry is the one citecheck would write for this cite: the same fields, nothing
+    added, a blob SHA, and a kind of the cite's sort (a phrase is found as a phrase, a symbol never)."""
+    expected = cite_entry(claim.engine, cite, entry["blob"], tuple(entry["lines"]), entry["kind"])
+    return (entry == expected and FULL_SHA.fullmatch(entry["blob"]) is not None
+            and (entry["kind"] == "phrase") == (cite.phrase is not None))
 
 
 def entry_repository(entry: dict) -> str:
