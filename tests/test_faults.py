@@ -305,6 +305,25 @@ def test_confirmed_entries_are_those_the_blob_shows_and_the_cache_agrees_with(ch
     assert confirm_entries(lock, sources, load_cache(private_cache)) == (set(lock.cites), set())
 
 
+def test_the_confirming_process_answers_only_for_the_lock_this_run_read(checked, demo, private_cache, tmp_path):
+    """The child reads the lock itself, ahead of the run: if the run read other bytes (the lock rewritten
+    in between, or refused), nothing the child confirmed is taken."""
+    from citecheck.confirm import Confirmation
+    from citecheck.repos import RepositorySources
+    sources = RepositorySources(repos={"demo": demo[0]})
+    lock_path = checked / "claims" / "citecheck.lock"
+    same = Confirmation(lock_path, sources, private_cache)
+    same.expect(read_lock(lock_path))
+    same.wait()
+    assert same.cites and same.cites == set(same.lock.cites)
+    other_path = tmp_path / "other.lock"
+    other_path.write_text(lock_path.read_text() + "\n")  # the same entries, other bytes
+    other = Confirmation(lock_path, sources, private_cache)
+    other.expect(read_lock(other_path))
+    other.wait()
+    assert other.cites == set() and other.counts == set()
+
+
 @pytest.mark.parametrize("change", [{"kind": "phrase"}, {"repo": "other"}, {"note": "x"}, {"blob": "-" * 40}])
 def test_offline_refuses_a_lock_entry_that_does_not_match_its_cite(checked, capsys, change, bounded):
     lock_path = checked / "claims" / "citecheck.lock"

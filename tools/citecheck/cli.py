@@ -74,9 +74,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         try:
             root = root or find_root()
+            confirming = _confirm_ahead(args, root / CLAIMS_DIR / LOCK_NAME)
             # The lock as this run found it, before its claims were loaded (a LockError is said below).
             seen = _read_lock_or_error(root / CLAIMS_DIR / LOCK_NAME)
-            confirming = _confirm_ahead(args, seen)
+            if confirming is not None and isinstance(seen, Lock):
+                confirming.expect(seen)
             store = RecordStore(default_directory())
             catalog = load_catalog(root, store, claims_only=True)  # the other kinds of record are lint's
         except CatalogError as error:
@@ -117,13 +119,13 @@ def _read_lock_or_error(path: Path) -> Lock | LockError:
         return error
 
 
-def _confirm_ahead(args: argparse.Namespace, seen: Lock | LockError) -> Confirmation | None:
+def _confirm_ahead(args: argparse.Namespace, lock_path: Path) -> Confirmation | None:
     """For a run against local repositories at the pins, with the cache: the lock's entries confirmed
     in another process while this one loads the records (see confirm.py)."""
-    if (isinstance(seen, LockError) or args.offline or args.pin or args.fetch or args.no_cache
+    if (args.offline or args.pin or args.fetch or args.no_cache
             or any("=" not in spec for spec in args.repo)):
         return None
-    return Confirmation(seen, sources_from(args), default_cache_dir())
+    return Confirmation(lock_path, sources_from(args), default_cache_dir())
 
 
 def _run(args: argparse.Namespace, root: Path, catalog: Catalog, seen: Lock | LockError, started: float,

@@ -3,16 +3,19 @@
 A cached resolution (lines and kind of a cite in a blob) is a claim about the blob: `shows` tests it
 by reading those lines. A warm run's work is that test for every cite, and reading the blobs for it;
 Python loading the records is the other half. They need not wait for each other: `Confirmation`
-forks, before the records are loaded, a process that takes each lock entry, reads its blob from the
-local repository (batchread.py: plain git, two repositories read at a time while one is confirmed) and confirms it exactly as the cache path would (the blob read now is the one the
-entry and the cache name, the cache holds the entry's lines and kind for it, and the lines show the
-symbol or phrase; a count's value is the cached value at a commit the repository holds). What comes
-back is only the set of entries so confirmed; the checks take one as a cite's answer when the entry
-is the one they would write for that cite, and resolve every other cite as usual.
+forks, before the lock is parsed and the records are loaded, a process that reads the lock, takes
+each entry, reads its blob from the local repository (batchread.py: plain git, two repositories at a
+time while one is confirmed) and confirms it exactly as the cache path would (the blob read now is
+the one the entry and the cache name, the cache holds the entry's lines and kind for it, and the
+lines show the symbol or phrase; a count's value is the cached value at a commit the repository
+holds). What comes back is the set of entries so confirmed and the digest of the lock it read; the
+checks take an entry as a cite's answer when the lock they read has that digest and the entry is the
+one they would write for that cite, and resolve every other cite as usual.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import select
@@ -21,14 +24,15 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from functools import lru_cache
+from pathlib import Path
 
 from enginekb.model import Claim, Cite, Count, Engine
 
 from .batchread import read_regular_files
 from .cache import CACHE_NAME, ResolveCache, load_cache
-from .gitstore import Blob
 from .enginestore import cites_in
-from .lock import KINDS, Lock, cite_key, count_entry, count_key, entry_matches, entry_repository, valid_lines
+from .gitstore import Blob
+from .lock import KINDS, Lock, cite_key, count_entry, count_key, entry_matches, entry_repository, read_lock, valid_lines
 from .repos import RepositorySources
 from .textsearch import find_identifier, find_phrase
 
@@ -54,6 +58,10 @@ def shows(blob: Blob, cite: Cite, hit: list) -> bool:
     return find_identifier(span, name) is not None and (not cite.contains or find_phrase(span, latin1(cite.contains)) is not None)
 
 
+def _digest(raw: bytes | None) -> str | None:
+    return None if raw is None else hashlib.sha256(raw).hexdigest()
+
+
 @lru_cache(maxsize=64)
 def _lines(data: bytes) -> list[bytes]:
     """A blob's lines, split once for the cites into it (bytes keep their hash: a repeat is cheap)."""
@@ -61,15 +69,17 @@ def _lines(data: bytes) -> list[bytes]:
 
 
 class Confirmation:
-    """The lock entries a forked process confirmed (`cites`, `counts`: their lock keys)."""
+    """The lock entries a forked process confirmed (`cites`, `counts`: their lock keys). The child reads
+    the lock file itself, so that it starts before this process has parsed it; its answer is taken only
+    if it read the very bytes this process read (`expect`)."""
 
-    def __init__(self, lock: Lock, sources: RepositorySources, cache_dir):
-        self.lock = lock
+    def __init__(self, lock_path: Path, sources: RepositorySources, cache_dir):
+        self.lock = Lock()  # the lock as this process read it: given by `expect`
         self.cites: set[tuple] = set()
         self.counts: set[tuple] = set()
         self.matched: dict[int, tuple] = {}  # id(cite) -> (cite, its lock key, the lock entry if it matches the cite)
         self._child: tuple[int, int] | None = None
-        if not lock.cites or cache_dir is None or not (cache_dir / CACHE_NAME).is_file():
+        if cache_dir is None or not (cache_dir / CACHE_NAME).is_file():
             return  # a first or cold run: nothing could be confirmed
         readable, writable = os.pipe()
         pid = os.fork()
@@ -78,13 +88,17 @@ class Confirmation:
                 os.close(readable)
                 quiet = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(quiet, 2)  # the cache's warnings are the parent's to give
+                lock = read_lock(lock_path)
                 found = confirm_entries(lock, sources, lambda: load_cache(cache_dir))
                 with os.fdopen(writable, "wb") as out:
-                    out.write(pickle.dumps(found))
+                    out.write(pickle.dumps((_digest(lock.raw), *found)))
             finally:
                 os._exit(0)
         os.close(writable)
         self._child = (pid, readable)
+
+    def expect(self, lock: Lock) -> None:
+        self.lock = lock
 
     def wait(self) -> None:
         """Take the child's answer (within WAIT seconds; otherwise it is stopped and nothing is taken)."""
@@ -106,10 +120,11 @@ class Confirmation:
             os.close(readable)
             os.waitpid(pid, 0)
         try:
-            self.cites, self.counts = pickle.loads(b"".join(chunks))  # from our own child process
+            digest, cites, counts = pickle.loads(b"".join(chunks))  # from our own child process
         except Exception:  # noqa: BLE001 - a child that died has confirmed nothing
-            self.cites, self.counts = set(), set()
-
+            return
+        if digest == _digest(self.lock.raw):  # not a lock written in between, nor one this process refused
+            self.cites, self.counts = cites, counts
 
     def match_ahead(self, tasks: list[tuple[Engine, list[Claim]]]) -> None:
         """Each cite's lock key and whether the lock's entry is the one this run would write for it,
