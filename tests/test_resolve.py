@@ -3,7 +3,7 @@
 import pytest
 
 from citecheck.errors import ContainsMissing, SymbolNotFound
-from citecheck.gitstore import Blob
+from citecheck.gitdir import Blob
 from citecheck.resolve import Resolver
 from upstream import CMAKE, NET_CPP, NET_H, OPS_C, README, SCHED_PY
 
@@ -119,7 +119,7 @@ def test_a_definition_the_parser_cut_short_extends_to_its_closing_brace(monkeypa
     from dataclasses import replace
 
     from citecheck import resolve
-    from citecheck.gitstore import Blob
+    from citecheck.gitdir import Blob
 
     source = b"int Net::run(int n)\n{\n    if (n) {\n        return 1;\n    }\n    return 0;\n}\n"
     parse = resolve.parse_source

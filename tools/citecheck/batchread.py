@@ -17,8 +17,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from .gitstore import (BINARY_PROBE, DAMAGE, FULL_SHA, GIT_ENVIRONMENT, READ_TIMEOUT, REGULAR_MODES, Blob,
-                       checked_git_dir, git_timeout)
+from .gitdir import (BINARY_PROBE, DAMAGE, FULL_SHA, GIT_ENVIRONMENT, READ_TIMEOUT, REGULAR_MODES, Blob,
+                     checked_git_dir, git_timeout)
 
 
 class _Amiss(Exception):

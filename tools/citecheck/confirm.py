@@ -31,7 +31,7 @@ from enginekb.model import Claim, Cite, Count, Engine
 from .batchread import read_regular_files
 from .cache import CACHE_NAME, ResolveCache, load_cache
 from .enginestore import cites_in
-from .gitstore import Blob
+from .gitdir import Blob
 from .lock import KINDS, Lock, cite_key, count_entry, count_key, entry_matches, entry_repository, read_lock, valid_lines
 from .repos import RepositorySources
 from .textsearch import find_identifier, find_phrase

@@ -21,7 +21,8 @@ from enginekb.model import Catalog, Claim, Cite
 from .check import where_else
 from .counts import compute_count
 from .errors import CheckFailure, FileMissing
-from .gitstore import GitStore, require_sha
+from .gitdir import require_sha
+from .gitstore import GitStore
 from .report import terminal_safe
 from .resolve import Resolver
 

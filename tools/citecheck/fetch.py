@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from .errors import CommitMissing, RepositoryUnavailable
-from .gitstore import GIT_ENVIRONMENT, TIMEOUT_VARIABLE, git_timeout, require_sha
+from .gitdir import GIT_ENVIRONMENT, TIMEOUT_VARIABLE, git_timeout, require_sha
 
 FETCH_TIMEOUT = 1800.0  # a network fetch of one commit
 

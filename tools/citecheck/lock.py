@@ -23,7 +23,7 @@ from enginekb.model import Claim, Cite, Count
 from enginekb.regularfile import open_regular, read_regular
 from enginekb.yamlfile import VALUE_CONTROL
 
-from .gitstore import FULL_SHA
+from .gitdir import FULL_SHA
 
 LOCK_NAME = "citecheck.lock"
 FORMAT_VERSION = 1

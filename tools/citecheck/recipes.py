@@ -19,7 +19,7 @@ from pathlib import Path
 
 from enginekb.model import Claim
 
-from .gitstore import git_timeout, require_sha
+from .gitdir import git_timeout, require_sha
 
 RECIPE = re.compile(r"`(git (?:grep|ls-tree|show) [^`]+)`")
 # Words by which a sentence announces that its recipe finds nothing.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .cfamily import C_SUFFIXES, CPP_SUFFIXES, definition_by_braces, matching_brace, parse_c_family
 from .errors import ContainsMissing, SymbolNotFound
-from .gitstore import Blob
+from .gitdir import Blob
 from .parsed import Definition, ParsedSource
 from .pysource import PY_SUFFIXES, parse_python
 from .textsearch import comment_spans, find_identifier, find_phrase, line_of, mask

@@ -24,7 +24,8 @@ from enginekb.problems import CatalogError
 
 from .counts import compute_count
 from .errors import CheckFailure, UnknownEngine
-from .gitstore import FULL_SHA, GitStore
+from .gitdir import FULL_SHA
+from .gitstore import GitStore
 from .lock import LOCK_NAME, Lock, LockError, count_key, entry_repository, parse_lock, read_lock
 from .repos import RepositorySources, SourceUsageError, add_source_arguments, sources_from
 from .report import annotation_path, terminal_safe, workflow_command
