@@ -10,11 +10,11 @@ from pathlib import Path
 from enginekb.model import Catalog, Claim, Cite, Count, Engine
 
 from .cache import ResolveCache, load_cache, save_cache
-from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
-from .gitstore import GitStore
-from .lock import Lock, cite_entry, cite_key, count_entry, count_key, entry_matches, entry_repository
 from .confirm import Confirmation, shows
 from .enginestore import EngineStore, cites_in
+from .errors import CheckFailure, CountMismatch, LockMismatch, LockMissing
+from .hints import where_else
+from .lock import Lock, cite_entry, cite_key, count_entry, count_key, entry_matches, entry_repository
 from .repos import RepositorySources
 
 
@@ -218,48 +218,6 @@ def _check_count(store: EngineStore, cache: ResolveCache, pin: str, claim: Claim
         return _count_result(claim, pin, count, **_failed(error))
     fresh.counts[count_key(claim.engine, pin, count)] = count_entry(claim.engine, pin, count, value)
     return _count_result(claim, pin, count, status="ok", value=value)
-
-
-HINT_FILES = 5  # files named in a hint
-HINT_READS = 12  # files read, nearest to the cited one first, to find where the symbol is defined now
-
-
-def where_else(store: GitStore, cite: Cite, commit: str | None = None) -> str:
-    """Where the symbol is defined at `commit` (default: the cite's) other than in the cited file, or
-    else where its last name occurs: what a maintainer moving a pin needs. The files nearest the cited
-    one are read first; a file that cannot be read is passed over."""
-    if cite.symbol is None:
-        return ""
-    at = commit or cite.commit
-    *qualifiers, word = cite.symbol.replace(".", "::").split("::")
-    mentioning = store.files_mentioning(at, word, limit=2000, together=tuple(q for q in qualifiers if q))
-    if qualifiers and not mentioning:  # not with its class or namespace: then anywhere
-        mentioning = store.files_mentioning(at, word, limit=2000)
-    files = sorted((f for f in mentioning if f != cite.file),
-                   key=lambda f: (-_shared_folders(f, cite.file), f.rsplit("/", 1)[-1] != cite.file.rsplit("/", 1)[-1], f))
-    if not files:
-        return f"; {word} occurs in no other file {f'at {at[:12]}' if commit else 'at this commit'}"
-    from .resolve import Resolver  # tree-sitter: a hint is only asked for after a failure
-
-    resolver, defined = Resolver(), []
-    for file in files[:HINT_READS]:
-        try:
-            if resolver.resolve_symbol(store.read(at, file), cite.symbol).kind == "definition":
-                defined.append(file)
-        except CheckFailure:
-            continue
-    if defined:
-        return f"; {cite.symbol} is defined in {', '.join(defined[:HINT_FILES])}"
-    return f"; {word} occurs in {', '.join(files[:HINT_FILES])}"
-
-
-def _shared_folders(path: str, other: str) -> int:
-    count = 0
-    for mine, theirs in zip(path.split("/")[:-1], other.split("/")[:-1]):
-        if mine != theirs:
-            break
-        count += 1
-    return count
 
 
 def check_offline(catalog: Catalog, engines: list[str], lock: Lock, lock_path: Path) -> list[Result]:

@@ -18,11 +18,11 @@ from dataclasses import asdict, dataclass, field
 
 from enginekb.model import Catalog, Claim, Cite
 
-from .check import where_else
 from .counts import compute_count
 from .errors import CheckFailure, FileMissing
 from .gitdir import require_sha
 from .gitstore import GitStore
+from .hints import where_else
 from .report import terminal_safe
 from .resolve import Resolver
 
