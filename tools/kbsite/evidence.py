@@ -13,7 +13,8 @@ What kb.js draws, and from which file of the page's folder `evidence/<page>/`:
   labels and that row's rubric, so that a cell's panel is one small request.
 
 The page's <meta name="kb-evidence"> names the folder and the number of cite buckets. On a page whose first
-panel is a claim's cites (no verdict cell or answer before it: an engine page), a <link rel="preload"> at
+panel in sight (`pieces.in_sight`: not in a closed model row) is a claim's cites (no verdict cell or answer
+before it: an engine page), a <link rel="preload"> at
 low priority (after the page's own scripts) names that claim's cites file, so that it is read while the
 page's scripts run and the first panel waits for no request of its own; the list holding that claim stays
 in the page (pieces.py). Pure: the MkDocs glue collects what each page names and writes the files.
@@ -25,6 +26,8 @@ import html
 import posixpath
 import re
 from dataclasses import dataclass, field
+
+from kbsite.pieces import in_sight
 
 META_NAME = "kb-evidence"
 CITES_PER_BUCKET = 24  # cited claims per cites file, on average
@@ -44,7 +47,7 @@ class Named:
     cited: set[str] = field(default_factory=set)
     rows: set[str] = field(default_factory=set)
     by_row: dict[str, set[str]] = field(default_factory=dict)  # a matrix row's key -> the claims under its cells
-    first_cites: str = ""  # the claim whose cites are the page's first panel, when no verdict cell or answer comes before
+    first_cites: str = ""  # the claim whose cites are the first panel in sight, when no verdict cell or answer comes before
 
     def __bool__(self) -> bool:
         return bool(self.drawn or self.cited or self.rows)
@@ -65,7 +68,8 @@ def named_in(page_html: str) -> Named:
     for pattern, into in ((_EVIDENCE, named.drawn), (_REF, named.drawn), (_CITED, named.cited), (_ROWS, named.rows)):
         for match in pattern.finditer(page_html):
             into.update(html.unescape(match.group(1)).split())
-    first = min((match for match in (_EVIDENCE.search(page_html), _CITED.search(page_html)) if match),
+    seen = in_sight(page_html)  # a panel inside a closed model row is not the first a reader opens
+    first = min((match for match in (_EVIDENCE.search(seen), _CITED.search(seen)) if match),
                 key=lambda match: match.start(), default=None)
     if first is not None and first.re is _CITED:
         named.first_cites = html.unescape(first.group(1))
