@@ -3,8 +3,8 @@ panel, the first search and the explorer's filtering. Serving the built site wit
 
 A page's first evidence panel is what a reader opens first to see why a statement holds: a verdict
 cell's or a scenario answer's claims (`details[data-evidence]`), or, on a page without those, a claim's
-cites (`details.kb-cites`, which on engine pages wait in the page's piece until their topic nears the
-screen). It is opened as soon as the page's script is ready, and timed from the start of navigation
+cites (`details.kb-cites`: on an engine page in its first claim list, which stays in the page, while the
+other lists wait in the page's pieces until their topic nears the screen). It is opened as soon as the page's script is ready, and timed from the start of navigation
 until its list is drawn; the bytes are those of every response finished by then (compressed, as sent).
 """
 

@@ -95,6 +95,26 @@ def test_the_meta_names_the_folder_and_buckets():
     assert with_evidence_meta("<p>no head</p>", "../x/", named) == "<p>no head</p>"
 
 
+def test_a_page_whose_first_panel_is_a_claims_cites_preloads_that_cites_file():
+    cites = '<details class="kb-cites" data-claim="mnn/c"></details><details class="kb-cites" data-claim="ncnn/a"></details>'
+    cell = '<details class="kb-cell" data-evidence="ncnn/a"></details>'
+    assert named_in(cites).first_cites == "mnn/c"  # the first in the page
+    assert named_in(cell + cites).first_cites == ""  # a verdict cell comes first: its panel is the page's first
+    assert named_in('<details class="kb-cites" data-claim="a&amp;b/c"></details>').first_cites == "a&b/c"
+    # A claim list waiting for the screen is in sight; a model row's claim, until the row is opened, is not.
+    waiting = f'<section class="kb-claims kb-later" data-search-exclude><template>{cites}</template></section>'
+    row = f'<details class="kb-row-claim"><summary>claim</summary><template>{waiting.replace("mnn/c", "e/row")}</template></details>'
+    assert named_in(row + waiting).first_cites == "mnn/c" and named_in(row).first_cites == ""
+    named = named_in(cites)
+    page = with_evidence_meta("<html><head><title>t</title></head><body></body></html>", "../x/", named)
+    bucket = cite_bucket("mnn/c", named.buckets)
+    assert (f'<meta name="kb-evidence" content="../x/" data-cite-buckets="1"><link rel="preload" href="../x/cites-{bucket}.json" '
+            'as="fetch" crossorigin fetchpriority="low"></head>') in page
+    assert "preload" not in with_evidence_meta("<html><head></head></html>", "../x/", named_in(cell + cites))
+    # The folder's name comes from the page's path: escaped like the <meta>'s.
+    assert 'href="../a&amp;b/cites-0.json"' in with_evidence_meta("<head></head>", "../a&b/", named)
+
+
 @pytest.fixture(scope="module")
 def built_site(tmp_path_factory):
     out = built_project_site(tmp_path_factory)

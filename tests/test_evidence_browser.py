@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from enginekb.model import LABEL_TITLES
+from kbsite.evidence import cite_bucket
 from sitebuild import built_project_site, served
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -62,6 +63,37 @@ def test_the_ncnn_pages_first_cite_panel_fits_a_phone(site):
         assert link["x"] >= 0 and link["x"] + link["width"] <= 390, link
     assert [url for url in page.requests if "/evidence/engines/ncnn/cites-" in url]
     assert not [url for url in page.requests if "claims.json" in url]
+    page.close()
+
+
+FIRST_CITES = """async () => {
+  const details = document.querySelector('details.kb-cites');
+  const meta = document.querySelector('meta[name="kb-evidence"]');
+  const result = {claim: details.dataset.claim, fromPiece: Boolean(details.closest('section[data-piece]')),
+                  buckets: Number(meta.dataset.citeBuckets), folder: new URL(meta.content, location.href).href};
+  details.open = true;
+  while (!details.querySelector('.kb-cites-list li')) await new Promise(resolve => setTimeout(resolve, 20));
+  const ready = performance.getEntriesByName('kb-ready')[0].startTime;
+  result.files = performance.getEntriesByType('resource').filter(e => e.name.startsWith(result.folder))
+    .map(e => ({name: e.name.slice(result.folder.length), by: e.initiatorType, started: e.startTime, ready: ready}));
+  return result;
+}"""
+
+
+@pytest.mark.parametrize("engine", ["vllm", "vllm_omni", "llama_cpp", "ncnn", "mnn", "executorch"])
+def test_an_engine_pages_first_cites_panel_waits_for_no_piece_and_no_request_of_its_own(site, engine):
+    """On an engine page the first panel a reader can open, the first claim's cites, is in the page as
+    served (its list stays there: no piece to wait for), and the one file it draws from was asked for by
+    the page's head (a preload), before the page's script was ready: opening it sends no request."""
+    browser, base = site
+    page = tab(browser, 1400)
+    page.goto(base + f"engines/{engine}/", wait_until="domcontentloaded")
+    panel = page.evaluate(FIRST_CITES)
+    assert not panel["fromPiece"], panel
+    wanted = f"cites-{cite_bucket(panel['claim'], panel['buckets'])}.json"
+    assert [(file["name"], file["by"]) for file in panel["files"]] == [(wanted, "link")], panel  # no rubrics.json either
+    assert panel["files"][0]["started"] < panel["files"][0]["ready"], panel
+    assert len([url for url in page.requests if url.endswith(f"/evidence/engines/{engine}/{wanted}")]) == 1
     page.close()
 
 

@@ -12,6 +12,7 @@ import pytest
 from enginekb.load import load_catalog
 from enginekb.model import claim_anchor
 from kbsite.pages import engine_page
+from kbsite.pieces import split_waiting
 from kbsite.templating import plain
 from sitebuild import build_site, project_config
 from upstream import PROJECT
@@ -44,7 +45,11 @@ def test_the_project_site_builds_strictly(built_site):
     home = (built_site / "index.html").read_text()
     assert "kb-engines" in home and "kb-coverage" in home
     ncnn = (built_site / "engines" / "ncnn" / "index.html").read_text()
-    assert ncnn.count('class="kb-claim"') == 0  # its claim lists wait in the page's piece (tested below)
+    # Its claim lists wait in the page's pieces (tested below), all but the first, which holds the page's
+    # first cites panel: that panel waits for no piece.
+    first = re.search(r'<section class="kb-claims" data-search-exclude>(.*?)</section>', ncnn, re.S)
+    assert first and 'class="kb-cites"' in first.group(1) and ncnn.count('class="kb-claim"') == first.group(1).count('class="kb-claim"')
+    assert ncnn.index('class="kb-claim"') < ncnn.index("data-piece=")
     catalog = load_catalog(PROJECT)
     explorer = (built_site / "analysis" / "explorer" / "index.html").read_text()
     assert 'data-claims="../../downloads/claims.json"' in explorer  # the explorer reads every claim from it
@@ -82,6 +87,25 @@ def test_each_waiting_claim_list_names_an_entry_of_its_pages_piece(built_site):
         assert '<section class="kb-claims kb-later" data-search-exclude><template>' not in page.read_text(), page
         assert re.findall(r'<section class="kb-claims kb-later"[^>]*></section>', page_as_read(page)) == [], page
     assert page_as_read(built_site / "engines" / "ncnn" / "index.html").count('class="kb-claim"') >= 60
+
+
+def test_the_list_holding_the_first_cites_stays_in_the_page():
+    """split_waiting moves every waiting list into pieces but the first that shows claim `keep`'s cites,
+    which stays, drawn; without `keep`, all move."""
+    def waiting(body):
+        return f'<section class="kb-claims kb-later" data-search-exclude><template>{body}</template></section>'
+
+    page = "<h3>1</h3>" + waiting("<p>no cites</p>") + "<h3>2</h3>" + waiting('<details class="kb-cites" data-claim="e/a&amp;b">') + \
+        waiting('<details class="kb-cites" data-claim="e/a&amp;b">')
+    html_, pieces = split_waiting(page, lambda number: f"p{number}.json", keep="e/a&b")
+    assert pieces == [["<p>no cites</p>", '<details class="kb-cites" data-claim="e/a&amp;b">']]
+    assert '<section class="kb-claims" data-search-exclude><details class="kb-cites" data-claim="e/a&amp;b"></section>' in html_
+    assert html_.count('data-piece="p0.json"') == 2
+    assert len(split_waiting(page, lambda number: f"p{number}.json")[1][0]) == 3
+    # A list inside a model row's template waits for the row to open: it moves even when it shows `keep`.
+    row = '<details class="kb-row-claim"><template>' + waiting('<details class="kb-cites" data-claim="e/r">') + "</template></details>"
+    html_, pieces = split_waiting(row + waiting('<details class="kb-cites" data-claim="e/r">'), lambda number: f"p{number}.json", keep="e/r")
+    assert len(pieces[0]) == 1 and html_.endswith('<section class="kb-claims" data-search-exclude><details class="kb-cites" data-claim="e/r"></section>')
 
 
 def test_the_search_index_holds_each_claims_text_once(built_site):

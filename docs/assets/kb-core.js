@@ -67,9 +67,10 @@
   }
 
   // What a panel draws, from the page's evidence folder (tools/kbsite/evidence.py names it in a <meta>):
-  // the rubrics, and the claims `ids` (their texts from the engine's file, or with `cites` their cites
-  // from the bucket each id hashes to), or, for a cell of matrix row `row`, that row's file. A page
-  // without the folder reads downloads/claims.json.
+  // the rubrics and the claims `ids` (their texts from the engine's file), or with `cites` only their
+  // cites, from the bucket each id hashes to (a cites panel draws no label or rubric: one request, which
+  // the page may have preloaded), or, for a cell of matrix row `row`, that row's file. A page without
+  // the folder reads downloads/claims.json.
   var META = document.querySelector('meta[name="kb-evidence"]');
   var FOLDER = META && new URL(META.content, location.href).href;
   var BUCKETS = META ? Number(META.dataset.citeBuckets) || 1 : 1;
@@ -87,15 +88,15 @@
         return shaped(data, byId);
       });
     }
-    var files = ["rubrics.json"];
+    var files = cites ? [] : ["rubrics.json"];
     ids.forEach(function (id) {
       var name = cites ? "cites-" + bucketOf(id) + ".json" : id.split("/")[0] + ".json";
       if (files.indexOf(name) === -1) files.push(name);
     });
     return Promise.all(files.map(function (name) { return json(FOLDER + name); })).then(function (parts) {
       var byId = new Map();
-      parts.slice(1).forEach(function (part) { part.claims.forEach(function (claim) { byId.set(claim.id, claim); }); });
-      return shaped(parts[0], byId);
+      parts.slice(cites ? 0 : 1).forEach(function (part) { part.claims.forEach(function (claim) { byId.set(claim.id, claim); }); });
+      return cites ? {byId: byId} : shaped(parts[0], byId);
     });
   }
 

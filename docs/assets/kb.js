@@ -1,7 +1,8 @@
 // Reading aids for pages rendered from the records. No request leaves the site.
 //
 // What waits for this script, so that pages stay light: the claims of an engine page's topics (in the
-// page's piece, kb-pieces.js, until the topic nears the screen), a model row's claim (in its <details>),
+// page's piece, kb-pieces.js, until the topic nears the screen; all but the list holding the page's first
+// cites panel, which stays in the page), a model row's claim (in its <details>),
 // what a verdict cell's evidence and a claim's cites draw (the page's evidence file, kb-panels.js), the
 // text a reference to a claim shows on hover, and the explorer's rows (downloads/claims.json,
 // kb-explorer.js). The matrices' picker and cue are in kb-matrix.js; what they share, in kb-core.js. The explorer's,

@@ -12,8 +12,12 @@ What kb.js draws, and from which file of the page's folder `evidence/<page>/`:
 - a matrix row's cells (`<tr data-row="KEY">`): `row-KEY.json`, the claims under that row's cells with the
   labels and that row's rubric, so that a cell's panel is one small request.
 
-The page's <meta name="kb-evidence"> names the folder and the number of cite buckets. Pure: the MkDocs
-glue collects what each page names and writes the files.
+The page's <meta name="kb-evidence"> names the folder and the number of cite buckets. On a page whose first
+panel in sight (`pieces.in_sight`: not in a closed model row) is a claim's cites (no verdict cell or answer
+before it: an engine page), a <link rel="preload"> at
+low priority (after the page's own scripts) names that claim's cites file, so that it is read while the
+page's scripts run and the first panel waits for no request of its own; the list holding that claim stays
+in the page (pieces.py). Pure: the MkDocs glue collects what each page names and writes the files.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import html
 import posixpath
 import re
 from dataclasses import dataclass, field
+
+from kbsite.pieces import in_sight
 
 META_NAME = "kb-evidence"
 CITES_PER_BUCKET = 24  # cited claims per cites file, on average
@@ -41,6 +47,7 @@ class Named:
     cited: set[str] = field(default_factory=set)
     rows: set[str] = field(default_factory=set)
     by_row: dict[str, set[str]] = field(default_factory=dict)  # a matrix row's key -> the claims under its cells
+    first_cites: str = ""  # the claim whose cites are the first panel in sight, when no verdict cell or answer comes before
 
     def __bool__(self) -> bool:
         return bool(self.drawn or self.cited or self.rows)
@@ -61,6 +68,11 @@ def named_in(page_html: str) -> Named:
     for pattern, into in ((_EVIDENCE, named.drawn), (_REF, named.drawn), (_CITED, named.cited), (_ROWS, named.rows)):
         for match in pattern.finditer(page_html):
             into.update(html.unescape(match.group(1)).split())
+    seen = in_sight(page_html)  # a panel inside a closed model row is not the first a reader opens
+    first = min((match for match in (_EVIDENCE.search(seen), _CITED.search(seen)) if match),
+                key=lambda match: match.start(), default=None)
+    if first is not None and first.re is _CITED:
+        named.first_cites = html.unescape(first.group(1))
     for row in _ROW.finditer(page_html):
         under = {claim for match in _EVIDENCE.finditer(row.group(2)) for claim in html.unescape(match.group(1)).split()}
         if under:
@@ -114,8 +126,13 @@ def evidence_files(data: dict, named: Named) -> dict[str, dict]:
 
 
 def with_evidence_meta(page_html: str, href: str, named: Named) -> str:
-    """`page_html` with a <meta> naming its evidence folder and cite buckets at the end of its head."""
+    """`page_html` with a <meta> naming its evidence folder and cite buckets at the end of its head, and
+    the preload of its first cites panel's file (`named.first_cites`), if it has one. The preload's mode
+    (`crossorigin`: CORS, same-origin credentials) is fetch()'s default, so kb-core.js's request uses it."""
     if "</head>" not in page_html:
         return page_html
-    meta = f'<meta name="{META_NAME}" content="{html.escape(href)}" data-cite-buckets="{named.buckets}">'
-    return page_html.replace("</head>", meta + "</head>", 1)
+    head = f'<meta name="{META_NAME}" content="{html.escape(href)}" data-cite-buckets="{named.buckets}">'
+    if named.first_cites:
+        cites = posixpath.join(href, f"cites-{cite_bucket(named.first_cites, named.buckets)}.json")
+        head += f'<link rel="preload" href="{html.escape(cites)}" as="fetch" crossorigin fetchpriority="low">'
+    return page_html.replace("</head>", head + "</head>", 1)

@@ -101,7 +101,8 @@ def on_page_content(html, page, **kwargs):
     named = named_in(html)
     if named:
         _state["evidence"][evidence_dir(page.file.src_uri)] = named
-    html, pieces = split_waiting(html, lambda number: get_relative_url(piece_path(page.file.src_uri, number), page.url))
+    html, pieces = split_waiting(html, lambda number: get_relative_url(piece_path(page.file.src_uri, number), page.url),
+                                 keep=named.first_cites)
     for number, piece in enumerate(pieces):
         _state["pieces"][piece_path(page.file.src_uri, number)] = piece
     return html
