@@ -88,11 +88,13 @@ class ResolveCache:
         )
 
 
-def load_cache(directory: Path | None) -> ResolveCache:
+def load_cache(directory: Path | None, checked: bool = True) -> ResolveCache:
     """The cache for the current resolver; an absent, unreadable or older cache is an empty one.
 
     Each entry is checked for shape and range as it is read: one that is not what the resolver could
     have written is dropped with a warning (a miss: resolved again, and the next save rewrites it).
+    The confirming process (confirm.py) reads it unchecked (`checked` false): it only compares an
+    entry with the lock entry it confirms, which is checked, and answers nothing from the cache alone.
     """
     resolver = resolver_fingerprint()
     if directory is None:
@@ -109,6 +111,8 @@ def load_cache(directory: Path | None) -> ResolveCache:
     names = ("blobs", "cites", "counts")
     malformed = [name for name in names if not isinstance(data.get(name), dict)]
     sections = [{} if name in malformed else data[name] for name in names]
+    if not checked:
+        return ResolveCache(resolver, *sections)
     blobs, cites, counts = ({key: value for key, value in section.items() if check(key, value)}
                             for section, check in zip(sections, (_blob_entry, _cite_entry, _count_entry)))
     dropped = sum(map(len, sections)) - len(blobs) - len(cites) - len(counts)

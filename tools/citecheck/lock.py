@@ -86,8 +86,9 @@ def _count_entry_key(entry: dict) -> tuple:
     return (entry["engine"], entry["commit"], json.dumps(entry["query"], sort_keys=True, separators=(",", ":")))
 
 
-def read_lock(path: Path, known: Lock | None = None) -> Lock:
-    """The lock in `path`; `known` itself when it was parsed from the very bytes the file holds now."""
+def read_lock(path: Path, known: Lock | None = None, checked: bool = True) -> Lock:
+    """The lock in `path`; `known` itself when it was parsed from the very bytes the file holds now.
+    `checked`: see parse_lock."""
     try:
         raw = read_regular(path)
     except FileNotFoundError:
@@ -96,11 +97,14 @@ def read_lock(path: Path, known: Lock | None = None) -> Lock:
         raise LockError(f"{path}: cannot be read ({error.strerror})") from None
     if known is not None and known.raw == raw:
         return known
-    return parse_lock(raw, path)
+    return parse_lock(raw, path, checked)
 
 
-def parse_lock(raw: bytes, path: Path | str) -> Lock:
-    """The lock whose text is `raw` (from a file or a git revision, named `path` in errors)."""
+def parse_lock(raw: bytes, path: Path | str, checked: bool = True) -> Lock:
+    """The lock whose text is `raw` (from a file or a git revision, named `path` in errors). Unless
+    `checked` is false, every entry is checked: the confirming process (confirm.py) skips that, since
+    its answer counts only for a lock this process parsed, checked, from the same bytes (a malformed
+    entry may then raise anything, and the child confirms nothing)."""
     try:
         text = raw.decode("utf-8")
         data = json.loads(text)
@@ -115,10 +119,10 @@ def parse_lock(raw: bytes, path: Path | str) -> Lock:
     # Only an escape (\\u001b, \\b, \\r), DEL or a character past ASCII can spell a control or format
     # character (json.loads refuses the others raw): a lock with no escape and no unsafe character in
     # its whole text skips the search of every value (the set of characters past ASCII is small).
-    plain = not _escapes(text) and not _unsafe_text("".join(set(BEYOND_ASCII.findall(text))))
-    for index, entry in enumerate(cites):
+    plain = not checked or (not _escapes(text) and not _unsafe_text("".join(set(BEYOND_ASCII.findall(text)))))
+    for index, entry in enumerate(cites if checked else ()):
         _check_entry(path, "cites", index, entry, CITE_FIELDS, plain)
-    for index, entry in enumerate(counts):
+    for index, entry in enumerate(counts if checked else ()):
         _check_entry(path, "counts", index, entry, COUNT_FIELDS, plain)
     return Lock({_cite_entry_key(e): e for e in cites}, {_count_entry_key(e): e for e in counts}, raw)
 
