@@ -372,7 +372,7 @@ def test_a_store_entry_for_an_invalid_file_is_never_taken_as_valid(checked, caps
     # The broken text's true parse, and what a forged or stale store would add: it passed the schema.
     from enginekb.yamlfile import parse_yaml
     parsed = parse_yaml(broken, claims_file)
-    stored["parsed"][digest(broken)] = (parsed.data, parsed.lines)
+    stored["parsed"][digest(broken)] = marshal.dumps((parsed.data, parsed.lines))
     schema = hashlib.sha1((checked / "claims" / "claim.schema.json").read_bytes()).hexdigest()
     stored["valid"] = [f"{digest(broken)}:{schema}"]
     _store(checked).write_bytes(marshal.dumps(stored))

@@ -81,8 +81,9 @@ def _forge(store_file, change) -> None:
     """Rewrite, in place, every stored parse whose data `change` alters (keys, digests and shape kept)."""
     import marshal
     stored = marshal.loads(store_file.read_bytes())
-    for key, (data, lines) in stored["parsed"].items():
-        stored["parsed"][key] = (change(data), lines)
+    for key, entry in stored["parsed"].items():  # each entry is the marshal of (data, lines)
+        data, lines = marshal.loads(entry)
+        stored["parsed"][key] = marshal.dumps((change(data), lines))
     store_file.write_bytes(marshal.dumps(stored))
 
 
@@ -143,9 +144,10 @@ def _store_data(root, store_file, data) -> None:
     """Put `data` in place of the stored parse of the demo claims file (its digest and lines kept)."""
     import marshal
     stored = marshal.loads(store_file.read_bytes())
-    for key, (old, lines) in stored["parsed"].items():
+    for key, entry in stored["parsed"].items():
+        old, lines = marshal.loads(entry)
         if isinstance(old, list) and old and isinstance(old[0], dict) and old[0].get("id") == "demo/a":
-            stored["parsed"][key] = (data, lines)
+            stored["parsed"][key] = marshal.dumps((data, lines))
     store_file.write_bytes(marshal.dumps(stored))
 
 

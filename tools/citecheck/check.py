@@ -72,7 +72,7 @@ def check_online(catalog: Catalog, engines: list[str], sources: RepositorySource
     # Every cite and count confirmed: nothing is looked up or learned, so the cache is not even read.
     everything_confirmed = len(confirmed_engines) == len(tasks)
     cache = ResolveCache("") if everything_confirmed else load_cache(cache_dir)
-    busy = [task for task in tasks if not _all_cached(cache, *task, confirmed)]
+    busy = [task for task in tasks if task[0].id not in confirmed_engines and not _all_cached(cache, *task, confirmed)]
     outcomes: dict[str, tuple[list[Result], Lock, ResolveCache]] = {}
     if jobs > 1 and len(busy) > 1:
         from concurrent.futures import ProcessPoolExecutor  # only a run with engines left to resolve pays for it

@@ -47,8 +47,8 @@ def default_directory() -> Path | None:
 class RecordStore:
     def __init__(self, directory: Path | None):
         self.directory = directory
-        # text digest -> (data, lines) as stored, each checked for shape when a load first asks for it:
-        # a command that reads some of the files pays for checking only those.
+        # text digest -> the marshal of (data, lines), decoded and checked for shape when a load first
+        # asks for it: a command that reads some of the files pays for decoding and checking only those.
         self.parsed: dict = {}
         self.used_parsed: dict[str, tuple] = {}
         self.hits: dict[str, tuple[Path, str]] = {}  # digest -> (path, text) of each file answered from the store
@@ -68,9 +68,13 @@ class RecordStore:
     def get(self, key: str, path: Path, text: str) -> tuple | None:
         """The stored parse of `text` (of the file `path`), whose digest is `key`; None for a miss or a
         malformed entry (dropped: the file is parsed again)."""
-        hit = self.parsed.get(key)
-        if hit is None:
+        stored = self.parsed.get(key)
+        if stored is None:
             return None
+        try:
+            hit = marshal.loads(stored)
+        except (ValueError, EOFError, TypeError):
+            hit = None
         if not _entry(key, hit):
             del self.parsed[key]
             self.malformed += 1
@@ -104,11 +108,13 @@ class RecordStore:
         if self.malformed:
             print(f"enginekb: warning: {self.directory / STORE_NAME}: {self.malformed} malformed entries ignored; "
                   "their files are parsed again", file=sys.stderr)
-        if self.malformed or self._kept().keys() != self.parsed.keys():
+        kept = self.parsed.keys() | self.used_parsed.keys() if partial else self.used_parsed.keys()
+        if self.malformed or kept != self.parsed.keys():
             self._write()
 
     def _kept(self) -> dict:
-        return {**self.parsed, **self.used_parsed} if self.partial else self.used_parsed
+        used = {key: marshal.dumps(entry) for key, entry in self.used_parsed.items()}
+        return {**self.parsed, **used} if self.partial else used
 
     def _write(self) -> None:
         if self.directory is None:
