@@ -13,13 +13,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .layout import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE
 from .model import Catalog, Claim
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
 
-ARTIFACTS_FILE = "study-artifacts.yaml"
-ARTIFACTS_SCHEMA_FILE = "study-artifacts.schema.json"
 INVENTORIED = ("baselines/", "benchmarks/")  # the study's measurement folders
 
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .layout import CELLS_FILE, CELL_SCHEMA_FILE
 from .model import CONTEXT_OWNER, Catalog
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
 
-CELLS_FILE = "cells.yaml"
-CELL_SCHEMA_FILE = "cell.schema.json"
 VERDICTS = ("yes", "partial", "no", "unknown", "n/a")
 # Strongest first: a cell is only as established as the weakest claim it rests on.
 LABEL_STRENGTH = ("verified", "repo-reported", "measured", "inferred", "proposal", "unknown")

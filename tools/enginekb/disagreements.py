@@ -10,13 +10,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .layout import DISAGREEMENTS_FILE, DISAGREEMENTS_SCHEMA_FILE
 from .model import Catalog
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
 
-DISAGREEMENTS_FILE = "study-disagreements.yaml"
-DISAGREEMENTS_SCHEMA_FILE = "study-disagreements.schema.json"
 
 
 @dataclass(frozen=True)

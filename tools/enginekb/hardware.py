@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .layout import HARDWARE_FILE, HARDWARE_SCHEMA_FILE
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
 
-HARDWARE_FILE = "hardware.yaml"
-HARDWARE_SCHEMA_FILE = "hardware.schema.json"
 KINDS = ("device", "server")  # the order a scenario shows its rankings in
 
 

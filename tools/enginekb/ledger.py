@@ -13,13 +13,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .layout import LEDGER_FILE, LEDGER_SCHEMA_FILE
 from .model import CONTEXT_OWNER, Catalog, Claim
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
 
-LEDGER_FILE = "second-reads.yaml"
-LEDGER_SCHEMA_FILE = "second-reads.schema.json"
 
 
 def text_hash(text: str) -> str:

@@ -10,28 +10,18 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .artifacts import ARTIFACTS_FILE, ARTIFACTS_SCHEMA_FILE, check_inventory, load_inventory
-from .cells import CELL_SCHEMA_FILE, CELLS_FILE, check_cells, check_shared_verdicts, load_cells
-from .disagreements import DISAGREEMENTS_FILE, DISAGREEMENTS_SCHEMA_FILE, check_disagreements, load_disagreements
 from .frame import HTTPS_URL, load_dimensions, load_engines, read_records
-from .hardware import HARDWARE_FILE, HARDWARE_SCHEMA_FILE, NO_HARDWARE, load_hardware
-from .ledger import LEDGER_FILE, LEDGER_SCHEMA_FILE, check_ledgers, load_ledger
+from .hardware import NO_HARDWARE
+from .layout import (CELLS_FILE, CLAIMS_DIR, COVERAGE_DIR, DIMENSIONS_FILE, ENGINES_FILE, LEDGER_FILE, MODELS_DIR,
+                     SCENARIOS_DIR, SCHEMA_FILE)
 from .maturity import maturity_problems
 from .model import CONTEXT_OWNER, Catalog, Claim, Cite, Count, ModelRow, claim_anchor
-from .modelrecords import MODEL_SCHEMA_FILE, MODELS_DIR, check_model_records, load_model_record
 from .problems import CatalogError, Problem
-from .scenario_checks import check_scenarios
-from .scenarios import SCENARIO_SCHEMA_FILE, SCENARIOS_DIR, load_scenario
 from .schema import ClaimsSchema
 from .scope import generalisations
 from .store import RecordStore, default_directory
-from .study_coverage import COVERAGE_DIR, COVERAGE_SCHEMA_FILE, check_coverage, load_coverage
 from .yamlfile import LocatedYaml, YamlError, read_text
 
-CLAIMS_DIR = "claims"
-ENGINES_FILE = "engines.yaml"
-DIMENSIONS_FILE = "dimensions.yaml"
-SCHEMA_FILE = "claim.schema.json"
 # Directories of claims/ that are not engines.
 RESERVED_DIRS = {SCENARIOS_DIR: "the scenarios", COVERAGE_DIR: "the study's coverage", MODELS_DIR: "the model records",
                  CONTEXT_OWNER: "the shared facts (context claims)"}
@@ -76,74 +66,29 @@ def load_catalog(root: Path, store: RecordStore | None = None, claims_only: bool
             continue
         if path.suffix == ".yml":
             problems.append(Problem(path, 0, "-", "records end in .yaml; this file would never be read"))
-        elif claims_only and not _is_claims_file(path, claims_dir):
-            continue
-        elif path.parent == claims_dir:
-            if path.name == ARTIFACTS_FILE:
-                located = read_records(path, problems, store)
-                if located is not None:
-                    catalog.inventory = load_inventory(located, claims_dir / ARTIFACTS_SCHEMA_FILE, problems)
-            elif path.name == DISAGREEMENTS_FILE:
-                located = read_records(path, problems, store)
-                if located is not None:
-                    catalog.disagreements = load_disagreements(located, claims_dir / DISAGREEMENTS_SCHEMA_FILE, problems)
-            elif path.name == HARDWARE_FILE:
-                located = read_records(path, problems, store)
-                if located is not None:
-                    catalog.hardware = load_hardware(located, claims_dir / HARDWARE_SCHEMA_FILE, problems)
-            elif path.name not in (ENGINES_FILE, DIMENSIONS_FILE):
-                problems.append(Problem(path, 0, "-", f"claims live in claims/<engine-id>/; only {ENGINES_FILE}, "
-                                                      f"{DIMENSIONS_FILE}, {HARDWARE_FILE}, {ARTIFACTS_FILE} and "
-                                                      f"{DISAGREEMENTS_FILE} stand directly in claims/"))
-        elif path.parent == claims_dir / COVERAGE_DIR:
-            located = read_records(path, problems, store)
-            coverage = located and load_coverage(located, claims_dir / COVERAGE_SCHEMA_FILE, problems)
-            if coverage:
-                catalog.study_coverage.append(coverage)
-        elif path.parent == claims_dir / SCENARIOS_DIR:
-            located = read_records(path, problems, store)
-            scenario = located and load_scenario(located, claims_dir / SCENARIO_SCHEMA_FILE, problems)
-            if scenario:
-                catalog.scenarios.append(scenario)
-        elif path.parent == claims_dir / MODELS_DIR:
-            located = read_records(path, problems, store)
-            record = located and load_model_record(located, claims_dir / MODEL_SCHEMA_FILE, problems)
-            if record:
-                catalog.models.append(record)
-        elif path.name == CELLS_FILE and path.parent.parent == claims_dir:
-            located = read_records(path, problems, store)
-            if located is not None:
-                catalog.cells.extend(load_cells(located, path.parent.name, claims_dir / CELL_SCHEMA_FILE, problems))
-        elif path.name == LEDGER_FILE and path.parent.parent == claims_dir:
-            located = read_records(path, problems, store)
-            ledger = located and load_ledger(located, path.parent.name, claims_dir / LEDGER_SCHEMA_FILE, problems)
-            if ledger:
-                catalog.ledgers[ledger.engine] = ledger
-        else:
+        elif _is_claims_file(path, claims_dir):
             catalog.claims.extend(_load_claims_file(path, claims_dir, catalog, problems, store, rows_known))
+        elif not claims_only:
+            from .kinds import read_other  # the other kinds' modules: only a load of every kind pays for them
+
+            read_other(path, claims_dir, catalog, problems, store)
     store.save(partial=claims_only)
     _check_references(catalog, problems)
     if claims_only:
         if problems:
             raise CatalogError(problems)
         return catalog
-    check_cells(catalog, problems, rows_known)
-    if rows_known:
-        check_shared_verdicts(catalog, claims_dir / DIMENSIONS_FILE, problems)
-    check_scenarios(catalog, problems)
-    check_ledgers(catalog, problems)
-    check_coverage(catalog, problems)
-    check_disagreements(catalog, claims_dir / DISAGREEMENTS_FILE, problems)
-    check_model_records(catalog, problems)
-    if catalog.inventory is not None:
-        check_inventory(catalog.inventory, catalog, claims_dir / ARTIFACTS_FILE, problems)
+    from .kinds import check_across
+
+    check_across(catalog, claims_dir, problems, rows_known)
     if problems:
         raise CatalogError(problems)
     return catalog
 
 
 def _is_claims_file(path: Path, claims_dir: Path) -> bool:
-    """Whether the walk above reads `path` as a file of claims (its last branch)."""
+    """Whether `path` is a file of claims: not in claims/ itself, nor among the scenarios, model records or
+    coverage, nor an engine's cells or second readings."""
     if path.parent in (claims_dir, claims_dir / COVERAGE_DIR, claims_dir / SCENARIOS_DIR, claims_dir / MODELS_DIR):
         return False
     return not (path.name in (CELLS_FILE, LEDGER_FILE) and path.parent.parent == claims_dir)

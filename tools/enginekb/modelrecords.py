@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .frame import HTTPS_URL
+from .layout import MODELS_DIR, MODEL_SCHEMA_FILE
 from .model import CONTEXT_OWNER, Catalog
 from .problems import Problem
 from .scenarios import FIGURE_LABELS, file_schema
 from .yamlfile import LocatedYaml
 
-MODELS_DIR = "models"
-MODEL_SCHEMA_FILE = "model-record.schema.json"
 ACCESS = ("open", "gated", "none")
 # How a value's source is shown: a claim shows its own label; these two have none of their own.
 CARD = "card"  # stated by a model card that no tool checks

@@ -17,14 +17,13 @@ from functools import cache
 from pathlib import Path
 
 from .cells import LABEL_STRENGTH, evidence_label
+from .layout import SCENARIOS_DIR, SCENARIO_SCHEMA_FILE
 from .model import Catalog, Claim
 from .needs import NO_FIGURE, FigureCite
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml, read_text
 
-SCENARIOS_DIR = "scenarios"
-SCENARIO_SCHEMA_FILE = "scenario.schema.json"
 CELL_PART = "/cell/"
 # A figure answers "how small, how fast, how much": only a number the records establish, not an inference.
 FIGURE_LABELS = ("verified", "repo-reported", "measured")

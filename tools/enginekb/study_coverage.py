@@ -12,13 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .layout import COVERAGE_DIR, COVERAGE_SCHEMA_FILE
 from .model import Catalog
 from .problems import Problem
 from .schema import ClaimsSchema
 from .yamlfile import LocatedYaml
 
-COVERAGE_DIR = "study-coverage"
-COVERAGE_SCHEMA_FILE = "study-coverage.schema.json"
 TARGET = 0.8  # the share of statements a document's records should hold
 
 
