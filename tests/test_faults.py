@@ -324,6 +324,28 @@ def test_the_confirming_process_answers_only_for_the_lock_this_run_read(checked,
     assert other.cites == set() and other.counts == set()
 
 
+def test_an_engine_matched_ahead_is_covered_only_when_every_cite_and_count_is_confirmed(checked, demo, private_cache):
+    """The run matches each cite and count with the lock before the child answers, then asks only whether
+    the child confirmed each key: a count or a cite the child did not confirm leaves the engine to the checks."""
+    from citecheck.confirm import Confirmation
+    from citecheck.repos import RepositorySources
+    from enginekb.load import load_catalog
+    catalog = load_catalog(checked)
+    engine, claims = catalog.engines["demo"], catalog.claims_in_repository("demo")
+    assert any(claim.count for claim in claims) and any(claim.cites for claim in claims)
+    lock_path = checked / "claims" / "citecheck.lock"
+    confirmation = Confirmation(lock_path, RepositorySources(repos={"demo": demo[0]}), private_cache)
+    confirmation.expect(read_lock(lock_path))
+    confirmation.match_ahead([(engine, claims)])
+    confirmation.wait()
+    assert confirmation.covers(engine, claims)
+    cites, counts = confirmation.cites, confirmation.counts
+    confirmation.counts = set()
+    assert not confirmation.covers(engine, claims)
+    confirmation.cites, confirmation.counts = set(list(cites)[1:]), counts
+    assert not confirmation.covers(engine, claims)
+
+
 @pytest.mark.parametrize("change", [{"kind": "phrase"}, {"repo": "other"}, {"note": "x"}, {"blob": "-" * 40}])
 def test_offline_refuses_a_lock_entry_that_does_not_match_its_cite(checked, capsys, change, bounded):
     lock_path = checked / "claims" / "citecheck.lock"

@@ -78,6 +78,7 @@ class Confirmation:
         self.cites: set[tuple] = set()
         self.counts: set[tuple] = set()
         self.matched: dict[int, tuple] = {}  # id(cite) -> (cite, its lock key, the lock entry if it matches the cite)
+        self._ahead: dict[str, tuple] = {}  # engine id -> (its claims, their cites' (key, entry), counts' (key, entry))
         self._child: tuple[int, int] | None = None
         if cache_dir is None or not (cache_dir / CACHE_NAME).is_file():
             return  # a first or cold run: nothing could be confirmed
@@ -130,9 +131,11 @@ class Confirmation:
         """Each cite's lock key and whether the lock's entry is the one this run would write for it,
         worked out while the child confirms (only the child's answer is left to look up after)."""
         for engine, claims in tasks:
-            for claim in claims:
-                for cite in cites_in(claim, engine.id):
-                    self._match(claim, cite)
+            cites = [self._match(claim, cite)[1:] for claim in claims for cite in cites_in(claim, engine.id)]
+            counts = [(key, count_entry(claim.engine, engine.pin, claim.count, claim.count.value))
+                      for claim in claims if claim.count and claim.engine == engine.id
+                      for key in [count_key(claim.engine, engine.pin, claim.count)]]
+            self._ahead[engine.id] = (claims, cites, counts)
 
     def _match(self, claim: Claim, cite: Cite) -> tuple:
         # Kept by the cite object's identity (its key costs more to build than the answer), with the
@@ -157,6 +160,11 @@ class Confirmation:
 
     def covers(self, engine: Engine, claims: list[Claim]) -> bool:
         """Whether every cite into the engine's repository and every count of its claims was confirmed."""
+        ahead = self._ahead.get(engine.id)
+        if ahead is not None and ahead[0] is claims:  # matched ahead: only the child's answer is looked up
+            _, cites, counts = ahead
+            return (all(entry is not None and key in self.cites for key, entry in cites)
+                    and all(key in self.counts and self.lock.counts[key] == expected for key, expected in counts))
         return all(self.entry(claim, cite) is not None for claim in claims for cite in cites_in(claim, engine.id)) and all(
             self.count_holds(engine.pin, claim) for claim in claims if claim.count and claim.engine == engine.id)
 
