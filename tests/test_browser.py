@@ -368,7 +368,8 @@ def test_the_figure_and_artifact_tables_filter_and_keep_their_filters_in_the_url
     record.wait_for()  # the record's row on its own page is the target
     assert record.count() == 1
     record.locator("summary").click()
-    assert record.locator(".kb-provenance-list").is_visible()
+    # The list is drawn from the row's <template> by the details' toggle event, a task after the click.
+    record.locator(".kb-provenance-list").wait_for(state="visible", timeout=5000)
     page.goto(f"{served_site}/analysis/artifacts/")
     artifacts = page.locator(".kb-artifacts")
     artifacts.locator("select[name=status]").select_option("superseded")
