@@ -5,13 +5,7 @@
 (function () {
   "use strict";
   var MARKS = {yes: "\u2714", partial: "\u25D0", no: "\u2718", unknown: "?", na: "\u2013"};
-
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var element = window.kb.element;  // kb-core.js, which runs before this script
 
   function verdictOf(details) {
     var match = details && details.className.match(/kb-verdict-(\S+)/);
