@@ -159,14 +159,13 @@ class Confirmation:
         return key in self.counts and self.lock.counts[key] == count_entry(claim.engine, pin, claim.count, claim.count.value)
 
     def covers(self, engine: Engine, claims: list[Claim]) -> bool:
-        """Whether every cite into the engine's repository and every count of its claims was confirmed."""
-        ahead = self._ahead.get(engine.id)
-        if ahead is not None and ahead[0] is claims:  # matched ahead: only the child's answer is looked up
-            _, cites, counts = ahead
-            return (all(entry is not None and key in self.cites for key, entry in cites)
-                    and all(key in self.counts and self.lock.counts[key] == expected for key, expected in counts))
-        return all(self.entry(claim, cite) is not None for claim in claims for cite in cites_in(claim, engine.id)) and all(
-            self.count_holds(engine.pin, claim) for claim in claims if claim.count and claim.engine == engine.id)
+        """Whether every cite into the engine's repository and every count of its claims was confirmed:
+        a lookup of the child's keys in what `match_ahead` kept (matched now if it was not)."""
+        if self._ahead.get(engine.id, (None,))[0] is not claims:
+            self.match_ahead([(engine, claims)])
+        _, cites, counts = self._ahead[engine.id]
+        return (all(entry is not None and key in self.cites for key, entry in cites)
+                and all(key in self.counts and self.lock.counts[key] == expected for key, expected in counts))
 
 
 def confirm_entries(lock: Lock, sources: RepositorySources, cache: ResolveCache | Callable[[], ResolveCache]

@@ -119,11 +119,12 @@ def parse_lock(raw: bytes, path: Path | str, checked: bool = True) -> Lock:
     # Only an escape (\\u001b, \\b, \\r), DEL or a character past ASCII can spell a control or format
     # character (json.loads refuses the others raw): a lock with no escape and no unsafe character in
     # its whole text skips the search of every value (the set of characters past ASCII is small).
-    plain = not checked or (not _escapes(text) and not _unsafe_text("".join(set(BEYOND_ASCII.findall(text)))))
-    for index, entry in enumerate(cites if checked else ()):
-        _check_entry(path, "cites", index, entry, CITE_FIELDS, plain)
-    for index, entry in enumerate(counts if checked else ()):
-        _check_entry(path, "counts", index, entry, COUNT_FIELDS, plain)
+    if checked:
+        plain = not _escapes(text) and not _unsafe_text("".join(set(BEYOND_ASCII.findall(text))))
+        for index, entry in enumerate(cites):
+            _check_entry(path, "cites", index, entry, CITE_FIELDS, plain)
+        for index, entry in enumerate(counts):
+            _check_entry(path, "counts", index, entry, COUNT_FIELDS, plain)
     return Lock({_cite_entry_key(e): e for e in cites}, {_count_entry_key(e): e for e in counts}, raw)
 
 
